@@ -1,0 +1,5 @@
+"""``python -m reportgen``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,338 @@
+"""The normalized run: what every reader produces and every view consumes.
+
+A reader turns its input format into these objects; nothing here knows about
+HTML or about any file format.  Two levels exist so that memory stays bounded:
+
+* :class:`Run` is small and lives for the whole build: the header, the list of
+  :class:`IterationRef` (one line per iteration, no texts) and the metric
+  table.
+* :class:`Iteration` holds the texts of one page (groups, members, messages)
+  and is produced, rendered and dropped one at a time.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """A call made by an assistant message."""
+
+    id: str | None
+    name: str
+    arguments: Any  # JSON value as logged (object in practice; string for tinker)
+
+
+@dataclass(slots=True)
+class UnparsedToolCall:
+    """A tool call the parser could not read (tinker)."""
+
+    raw_text: str
+    error: str
+
+
+@dataclass(slots=True)
+class Part:
+    """A content part of a tinker message: text, thinking or image."""
+
+    type: str  # "text" | "thinking" | "image" | other (shown as text)
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Message:
+    """One message of a prompt or a conversation."""
+
+    role: str
+    content: str = ""
+    parts: list[Part] | None = None  # set when the source has content parts
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    unparsed_tool_calls: list[UnparsedToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None
+    is_error: bool = False
+    name: str | None = None  # tool name on tinker tool messages
+    trainable: bool | None = None
+
+    def plain_text(self) -> str:
+        """All the text of the message, parts joined."""
+        if self.parts is None:
+            return self.content
+        return "\n".join(p.text for p in self.parts if p.type != "image")
+
+
+@dataclass(slots=True)
+class StepReward:
+    """A reward carried by one step of an agentic trajectory."""
+
+    step_index: int | None
+    kind: str
+    reward: float | None
+    message_indices: list[int]
+
+
+@dataclass(slots=True)
+class Step:
+    """One step of a tinker trajectory (rollout summaries)."""
+
+    step_idx: int
+    ob_len: int | None
+    ac_len: int | None
+    reward: float | None
+    episode_done: bool
+    metrics: dict[str, Any]
+    logs: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Prompt:
+    """The prompt a group (or a PPO member) answers."""
+
+    key: str
+    messages: list[Message] | None  # None: the prompt record never arrived
+    reward_text: str | None = None
+    metadata: Any = None
+
+
+@dataclass(slots=True)
+class Member:
+    """One rollout (completion or trajectory) with its effective state."""
+
+    member: int
+    reward: float | None = None
+    reward_raw: float | None = None
+    judge_term: float | None = None
+    advantage: float | None = None
+    advantage_min: float | None = None
+    advantage_max: float | None = None
+    tokens: int | None = None
+    seed: int | None = None
+    truncated: bool = False
+    eligible: bool | None = None
+    trained: bool | None = None
+    skip_reason: str | None = None
+    completion: str | None = None  # completion form (PPO/GRPO)
+    messages: list[Message] | None = None  # conversation form
+    prefix: bool = True
+    step_rewards: list[StepReward] = field(default_factory=list)
+    terminal_reward_raw: float | None = None
+    judge_explanation: str | None = None
+    metadata: Any = None
+    prompt: Prompt | None = None  # PPO: each member carries its own prompt
+    # tinker rollout summaries
+    final_reward: float | None = None
+    tags: list[str] = field(default_factory=list)
+    sampling_step: int | None = None
+    trajectory_metrics: dict[str, Any] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    final_ob_len: int | None = None
+    badges: list[str] = field(default_factory=list)  # extra badges (tinker)
+
+    @property
+    def turns(self) -> int:
+        """Number of assistant messages."""
+        if not self.messages:
+            return 0
+        return sum(1 for m in self.messages if m.role == "assistant")
+
+    @property
+    def n_tool_calls(self) -> int:
+        """Number of tool calls across the conversation."""
+        if not self.messages:
+            return 0
+        return sum(len(m.tool_calls) for m in self.messages)
+
+    @property
+    def tool_errors(self) -> int:
+        """Number of tool results flagged as errors."""
+        if not self.messages:
+            return 0
+        return sum(1 for m in self.messages if m.role == "tool" and m.is_error)
+
+    def full_text(self) -> str:
+        """The member's whole text, as used for duplicate detection and search."""
+        if self.completion is not None:
+            return self.completion
+        out: list[str] = []
+        for m in self.messages or ():
+            out.append(m.plain_text())
+            for c in m.tool_calls:
+                out.append(f"{c.name} {_json_text(c.arguments)}")
+        return "\n".join(out)
+
+
+def _json_text(value: Any) -> str:
+    import orjson
+
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return str(value)
+
+
+@dataclass(slots=True)
+class Group:
+    """Members answering the same prompt (or PPO's single flat group)."""
+
+    id: int | None
+    prompt: Prompt | None
+    members: list[Member]
+    has_text: bool = True  # tinker: False for groups beyond num_groups_to_log
+    # tinker: conversations logged for this group, in completion order and not
+    # attributable to a member in general (prompt prefix moved to ``prompt``)
+    conversations: list[list[Message]] = field(default_factory=list)
+
+    def rewards(self) -> list[float]:
+        """Finite rewards of the members."""
+        return [m.reward for m in self.members if m.reward is not None and math.isfinite(m.reward)]
+
+
+@dataclass(slots=True)
+class LogNode:
+    """A node of a tinker logtree: tag, attributes, children, optional data."""
+
+    tag: str
+    attrs: dict[str, str]
+    children: list[LogNode | str]  # strings are plain (already unescaped) text
+    data: Any = None
+    raw_html: bool = False  # the node held raw log_html markup (shown as text)
+
+
+@dataclass(slots=True)
+class IterationRef:
+    """One iteration as listed on the index: no texts."""
+
+    kind: str  # "train" or "eval"
+    number: int
+    label: str = ""  # evaluator label for eval pages
+    segment: int | None = None
+    status: str = "completed"  # completed | skipped | incomplete | crashed
+    has_texts: bool = False
+    rollouts: int = 0
+    groups: int = 0
+    trained: int = 0
+    reward_mean: float | None = None
+    time: str | None = None
+    headline: dict[str, float | None] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    # where the reader finds the texts again; opaque to views
+    locator: Any = None
+
+    @property
+    def page(self) -> str:
+        """File name of the iteration's page (first page when paged)."""
+        return page_name(self.kind, self.label, self.number)
+
+
+def page_name(kind: str, label: str, number: int, page: int = 1) -> str:
+    """The site's file name for an iteration page."""
+    base = f"train_iteration_{number:06d}" if kind == "train" else f"eval_{label}_iteration_{number:06d}"
+    return base + (f"_p{page}.html" if page > 1 else ".html")
+
+
+@dataclass(slots=True)
+class Iteration:
+    """The texts of one iteration page."""
+
+    ref: IterationRef
+    groups: list[Group]
+    logtree: dict[str, Any] | None = None  # tinker: the parsed logtree JSON (title, started_at, root)
+    logtree_root: LogNode | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+class MetricTable:
+    """Metrics by step, stored column-wise so 10,000 x 200 values stay small.
+
+    Missing and null values are NaN; ``present`` tells a real NaN from a gap.
+    """
+
+    def __init__(self) -> None:
+        self.steps: list[int] = []
+        self._row: dict[int, int] = {}
+        self.columns: dict[str, array] = {}
+        self.times: list[float | None] = []  # seconds since epoch, when known
+
+    def row_for(self, step: int, time: float | None = None) -> int:
+        """Index of the row for ``step``, created if new."""
+        i = self._row.get(step)
+        if i is None:
+            i = len(self.steps)
+            self._row[step] = i
+            self.steps.append(step)
+            self.times.append(time)
+            for col in self.columns.values():
+                col.append(math.nan)
+        elif time is not None:
+            self.times[i] = time
+        return i
+
+    def set(self, row: int, name: str, value: float | None) -> None:
+        """Store one value (None becomes a gap)."""
+        col = self.columns.get(name)
+        if col is None:
+            col = array("d", [math.nan]) * len(self.steps)
+            self.columns[name] = col
+        col[row] = math.nan if value is None else value
+
+    def get(self, step: int, name: str) -> float | None:
+        """The finite value of ``name`` at ``step``, or None."""
+        i = self._row.get(step)
+        col = self.columns.get(name)
+        if i is None or col is None:
+            return None
+        v = col[i]
+        return v if math.isfinite(v) else None
+
+    def has_finite(self, name: str) -> bool:
+        """Whether the column holds at least one finite value."""
+        col = self.columns.get(name)
+        return col is not None and any(math.isfinite(v) for v in col)
+
+    def names(self) -> list[str]:
+        """Metric names, sorted."""
+        return sorted(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+@dataclass(slots=True)
+class Checkpoint:
+    """A saved checkpoint (tinker)."""
+
+    name: str
+    batch: int | None
+    state_path: str | None
+    sampler_path: str | None
+    rolling: bool
+    final: bool
+    extra: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Run:
+    """The whole run, without texts."""
+
+    format: str  # "observe" | "tinker"
+    source: str  # as given by the user
+    title: str
+    algorithm: str | None = None
+    model: str | None = None
+    every: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    segments: list[dict[str, Any]] = field(default_factory=list)
+    iterations: list[IterationRef] = field(default_factory=list)  # train pages, in order
+    evals: dict[str, list[IterationRef]] = field(default_factory=dict)  # label -> eval pages
+    metrics: MetricTable = field(default_factory=MetricTable)
+    warnings: list[str] = field(default_factory=list)
+    dropped_batches: int = 0
+    config: Any = None
+    checkpoints: list[Checkpoint] = field(default_factory=list)
+    code_diff: str | None = None
+    timing: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)  # extra header facts (tinker)
+    eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix

@@ -1,0 +1,30 @@
+"""Readers: one per input format, each turning its files into the model.
+
+A reader never renders.  Every reader offers:
+
+* ``scan() -> Run``: one pass over the input that builds the small run object
+  (header, iteration list, metrics, warnings); no texts are kept.
+* ``load(ref) -> Iteration``: the texts of one iteration, read again from the
+  input, so memory is bounded by the largest iteration.
+* ``logtree_bytes(ref) -> bytes | None``: an existing logtree JSON to copy
+  beside the page as is (tinker), or None when the views must export one.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..model import Iteration, IterationRef, Run
+from ..storage import Storage
+
+
+class Reader(Protocol):
+    """What the site builder needs from a reader."""
+
+    storage: Storage
+
+    def scan(self) -> Run: ...
+
+    def load(self, ref: IterationRef) -> Iteration: ...
+
+    def logtree_bytes(self, ref: IterationRef) -> bytes | None: ...

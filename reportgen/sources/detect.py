@@ -1,0 +1,57 @@
+"""Recognise the input by its content and open the right reader."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+from ..errors import InputError
+from ..storage import Storage, is_url
+from .observe import FILE as OBSERVE_FILE
+from .observe import ObserveReader, looks_like_observe
+
+FORMATS = ("observe", "tinker")
+
+
+def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped-def]
+    """A reader for ``source`` (a folder, an observe.jsonl file, or a URL)."""
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    storage = Storage(source)
+    if not storage.remote and not os.path.exists(storage.root):
+        raise InputError("no such file or folder", source)
+    if storage.is_file():
+        # a file: an observe export named directly
+        if fmt == "tinker":
+            raise InputError("a tinker log_path is a folder, not a file", source)
+        if storage.remote:
+            parent, name = posixpath.split(storage.root)
+            parent_storage = Storage(source[: len(source) - len(name)].rstrip("/") or source)
+        else:
+            parent, name = os.path.split(storage.root)
+            parent_storage = Storage(parent)
+            parent_storage.display_root = os.path.dirname(source) or "."
+        return ObserveReader(parent_storage, name)
+    if not storage.is_dir():
+        raise InputError("not a folder or a file that reportgen can read", source)
+    from .tinker import TinkerReader, looks_like_tinker
+
+    if fmt == "observe":
+        return ObserveReader(storage)
+    if fmt == "tinker":
+        return TinkerReader(storage)
+    if looks_like_observe(storage):
+        return ObserveReader(storage)
+    if looks_like_tinker(storage):
+        return TinkerReader(storage)
+    if storage.is_file(posixpath.join("observe", OBSERVE_FILE)):
+        sub = Storage(source.rstrip("/") + "/observe")
+        return ObserveReader(sub)
+    raise InputError(
+        f"neither an observe export nor a tinker log_path: looked for {OBSERVE_FILE} (or observe/{OBSERVE_FILE}), "
+        "and for tinker's metrics.jsonl, config.json or iteration_NNNNNN/ folders",
+        source,
+    )
+
+
+__all__ = ["open_source", "FORMATS", "is_url"]

@@ -1,0 +1,570 @@
+"""Reader for retrograd ``observe.jsonl`` exports (schema v1).
+
+It follows the trainer's own lenient reader (``reader.rs``), section by
+section of the spec:
+
+* 1.3 only complete batches count: a torn last line and an unfinished last
+  batch are left unread; a batch broken off by a newer one and unparseable
+  lines are skipped and counted; blank lines are ignored; a line with another
+  integer ``v`` is an error.
+* 1.4 ``run`` records decide which segments are visible: a fresh run hides
+  every earlier segment, ``resumed_from_update = K`` caps earlier segments at
+  K (cumulatively); the highest segment wins an update number.  A segment
+  whose ``run`` record never arrived is not active, as in ``reader.rs``.
+* 2.7 selection and outcome records override the rollouts.
+
+``scan`` reads the file once and keeps only byte spans and small records;
+``load`` seeks back to one update's batches, so memory is bounded by the
+largest update.  Duplicate records: the last one ingested wins.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import IO, Any
+
+from ..errors import InputError
+from ..model import (
+    Group,
+    Iteration,
+    IterationRef,
+    Member,
+    Message,
+    MetricTable,
+    Prompt,
+    Run,
+    StepReward,
+    ToolCall,
+)
+from ..storage import Storage
+from .jsonl import LineError, finite_or_none, int_or_none, parse_line, str_or_none
+
+FILE = "observe.jsonl"
+HEADLINE = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
+_CHUNK = 8 << 20
+
+
+def looks_like_observe(storage: Storage) -> bool:
+    """Whether the directory holds an observe export."""
+    return storage.is_file(FILE)
+
+
+@dataclass(slots=True)
+class _UpdateIndex:
+    """What scan keeps of one (segment, update): spans and small facts."""
+
+    segment: int
+    update: int
+    rollout_spans: list[tuple[int, int]] = field(default_factory=list)
+    side_spans: list[tuple[int, int]] = field(default_factory=list)  # selection, outcome
+    status: str | None = None  # from the update record
+    time: str | None = None
+    metrics: array | None = None  # by metric index; NaN = absent or null
+    rollouts: int = 0
+
+
+@dataclass(slots=True)
+class _Segment:
+    segment: int
+    algorithm: str | None
+    model: str | None
+    every: int | None
+    params: dict[str, Any]
+    resumed_from_update: int | None
+    time: str | None
+    line: int
+
+
+def _parse_time(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _header_ok(rec: dict[str, Any]) -> bool:
+    for k in ("segment", "batch_id", "batch_index"):
+        v = rec.get(k)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            return False
+    n = rec.get("batch_len")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        return False
+    return isinstance(rec.get("type"), str)
+
+
+class ObserveReader:
+    """Reads one ``observe.jsonl`` (see the module docstring)."""
+
+    def __init__(self, storage: Storage, file: str = FILE) -> None:
+        self.storage = storage
+        self.file = file
+        self.path = self.storage.display(self.file)
+        self._updates: dict[tuple[int, int], _UpdateIndex] = {}
+        self._prompts: dict[tuple[int, str], tuple[int, int]] = {}
+        self._metric_index: dict[str, int] = {}
+        self._fh: IO[bytes] | None = None
+        self.utf8_replaced = 0
+
+    # ------------------------------------------------------------------ scan
+    def scan(self) -> Run:
+        """Index the file and build the run (no texts)."""
+        run = Run(format="observe", source=self.storage.display_root, title="")
+        if not self.storage.is_file(self.file):
+            # an empty export, not an error (reader.rs)
+            run.title = _title_for(self.storage.display_root)
+            run.warnings.append(f"{self.path}: no observe.jsonl here; the export is empty.")
+            return run
+        segments: list[_Segment] = []
+        active: dict[int, float] = {}  # segment -> upto (inf = no limit)
+        skipped_lines = 0
+        broken_batches = 0
+        open_batch: list[tuple[dict[str, Any], int, int]] = []
+        open_key: tuple[int, int, int] | None = None
+        line_no = 0
+        consumed = 0  # offset after the last complete batch
+        pending_tail = 0
+
+        def ingest(batch: list[tuple[dict[str, Any], int, int]], bline: int) -> None:
+            start = batch[0][1]
+            end = batch[-1][2]
+            for rec, s, e in batch:
+                kind = rec.get("type")
+                seg = rec["segment"]
+                if kind == "run":
+                    resumed = int_or_none(rec.get("resumed_from_update"))
+                    every = int_or_none(rec.get("every"))
+                    params = rec.get("params")
+                    segments.append(
+                        _Segment(
+                            seg,
+                            str_or_none(rec.get("algorithm")),
+                            str_or_none(rec.get("model")),
+                            max(every, 1) if every is not None else None,
+                            params if isinstance(params, dict) else {},
+                            resumed,
+                            str_or_none(rec.get("time")),
+                            bline,
+                        )
+                    )
+                    if resumed is None:
+                        active.clear()
+                    else:
+                        for k in active:
+                            active[k] = min(active[k], resumed)
+                    active[seg] = math.inf
+                elif kind == "prompt":
+                    key = rec.get("key")
+                    if isinstance(key, str):
+                        self._prompts[(seg, key)] = (s, e)
+                elif kind in ("rollout", "selection", "outcome", "update"):
+                    n = int_or_none(rec.get("update"))
+                    if n is None:
+                        continue
+                    u = self._updates.get((seg, n))
+                    if u is None:
+                        u = self._updates[(seg, n)] = _UpdateIndex(seg, n)
+                    if kind == "rollout":
+                        if not u.rollout_spans or u.rollout_spans[-1] != (start, end):
+                            u.rollout_spans.append((start, end))
+                        u.rollouts += 1
+                    elif kind == "update":
+                        status = rec.get("status")
+                        u.status = status if isinstance(status, str) else "completed"
+                        u.time = str_or_none(rec.get("time"))
+                        u.metrics = self._metric_row(rec.get("metrics"))
+                    else:
+                        u.side_spans.append((s, e))
+
+        try:
+            with self.storage.open(self.file) as f:
+                offset = 0
+                buf = b""
+                while True:
+                    chunk = f.read(_CHUNK)
+                    if not chunk:
+                        break
+                    buf += chunk
+                    lines = buf.split(b"\n")
+                    buf = lines.pop()  # the part after the last \n: maybe torn
+                    for raw in lines:
+                        line_no += 1
+                        start = offset
+                        offset += len(raw) + 1
+                        if not raw.strip():
+                            if not open_batch:
+                                consumed = offset
+                            continue
+                        try:
+                            rec, replaced = parse_line(raw)
+                        except LineError:
+                            skipped_lines += 1
+                            continue
+                        if replaced:
+                            self.utf8_replaced += 1
+                        if not isinstance(rec, dict) or not _header_ok(rec):
+                            v = rec.get("v") if isinstance(rec, dict) else None
+                            if isinstance(v, int) and not isinstance(v, bool) and v != 1:
+                                raise InputError(
+                                    f"schema version v={v}; this reportgen reads v=1 only", self.path, line_no
+                                )
+                            skipped_lines += 1
+                            continue
+                        v = rec.get("v")
+                        if v != 1 or isinstance(v, bool):
+                            raise InputError(
+                                f"schema version v={v!r}; this reportgen reads v=1 only", self.path, line_no
+                            )
+                        key = (rec["segment"], rec["batch_id"], rec["batch_len"])
+                        if open_batch and key == open_key and rec["batch_index"] == len(open_batch):
+                            open_batch.append((rec, start, offset))
+                        else:
+                            if open_batch:
+                                broken_batches += 1
+                                open_batch = []
+                            if rec["batch_index"] != 0:
+                                skipped_lines += 1
+                                continue
+                            open_key = key
+                            open_batch = [(rec, start, offset)]
+                            batch_line = line_no
+                        if len(open_batch) == rec["batch_len"]:
+                            ingest(open_batch, batch_line)
+                            open_batch = []
+                            consumed = offset
+                    del lines
+                pending_tail = len(buf)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc}", self.path) from exc
+
+        self._finish(run, segments, active, consumed)
+        if skipped_lines:
+            run.warnings.append(f"{self.path}: {skipped_lines} unreadable or stray line(s) were skipped.")
+        if broken_batches:
+            run.warnings.append(f"{self.path}: {broken_batches} batch(es) broken off by a newer one were skipped.")
+        if open_batch:
+            run.warnings.append(
+                f"{self.path}: the last batch is unfinished ({len(open_batch)} of {open_batch[0][0]['batch_len']}"
+                " lines): left unread (a live or crashed run)."
+            )
+        if pending_tail:
+            run.warnings.append(f"{self.path}: the last line is incomplete ({pending_tail} bytes): left unread.")
+        if self.utf8_replaced:
+            run.warnings.append(f"{self.path}: {self.utf8_replaced} line(s) held invalid UTF-8 (replaced by U+FFFD).")
+        run.info["bytes_read"] = consumed
+        run.info["lines"] = line_no
+        return run
+
+    def _metric_row(self, metrics: Any) -> array:
+        row = array("d", [math.nan]) * len(self._metric_index)
+        if not isinstance(metrics, dict):
+            return row
+        for name, value in metrics.items():
+            i = self._metric_index.get(name)
+            if i is None:
+                i = self._metric_index[name] = len(self._metric_index)
+                row.append(math.nan)
+            f = finite_or_none(value)
+            if f is not None:
+                row[i] = f
+        return row
+
+    def _finish(self, run: Run, segments: list[_Segment], active: dict[int, float], consumed: int) -> None:
+        run.title = _title_for(self.storage.display_root)
+        seg_by_id = {s.segment: s for s in segments}  # the last run record of a segment wins
+        visible: dict[int, _UpdateIndex] = {}
+        for (seg, n), u in self._updates.items():
+            upto = active.get(seg)
+            if upto is None or n > upto:
+                continue
+            cur = visible.get(n)
+            if cur is None or seg > cur.segment:
+                visible[n] = u
+        hidden_segments = sorted({s for (s, _n) in self._updates} - set(active))
+        orphan = [s for s in hidden_segments if s not in seg_by_id]
+        if orphan:
+            run.warnings.append(
+                f"{self.path}: segment(s) {', '.join(map(str, orphan))} have records but no run record; "
+                "they are hidden, as the trainer's reader does."
+            )
+        last = seg_by_id.get(max(active)) if active else (segments[-1] if segments else None)
+        if last is not None:
+            run.algorithm = last.algorithm
+            run.model = last.model
+            run.every = last.every
+            run.params = dict(last.params)
+        for s in segments:
+            run.segments.append(
+                {
+                    "segment": s.segment,
+                    "algorithm": s.algorithm,
+                    "model": s.model,
+                    "every": s.every,
+                    "resumed_from_update": s.resumed_from_update,
+                    "time": s.time,
+                    "visible": s.segment in active,
+                    "upto": None if active.get(s.segment, math.inf) == math.inf else int(active[s.segment]),
+                    "line": s.line,
+                }
+            )
+        names = list(self._metric_index)
+        table = run.metrics
+        dropped_by_seg: dict[int, float] = {}
+        di = self._metric_index.get("observe/dropped_batches")
+        for n in sorted(visible):
+            u = visible[n]
+            row = table.row_for(n, _parse_time(u.time))
+            if u.metrics is not None:
+                for i, v in enumerate(u.metrics):
+                    if not math.isnan(v):
+                        table.set(row, names[i], v)
+                if di is not None and di < len(u.metrics) and not math.isnan(u.metrics[di]):
+                    dropped_by_seg[u.segment] = u.metrics[di]
+            status = u.status or "incomplete"
+            headline = {k: table.get(n, k) for k in HEADLINE}
+            ref = IterationRef(
+                kind="train",
+                number=n,
+                segment=u.segment,
+                status=status,
+                has_texts=u.rollouts > 0,
+                rollouts=u.rollouts,
+                time=u.time,
+                headline=headline,
+                reward_mean=headline["reward/mean"],
+                locator=(u.segment, n),
+            )
+            if u.status is None:
+                ref.notes.append("incomplete update, or incomplete export")
+            run.iterations.append(ref)
+        run.dropped_batches = int(sum(dropped_by_seg.values()))
+        if run.dropped_batches:
+            detail = ", ".join(f"segment {s}: {int(v)}" for s, v in sorted(dropped_by_seg.items()) if v)
+            run.warnings.insert(
+                0,
+                f"{run.dropped_batches} export batch(es) were dropped: some updates are missing data ({detail}).",
+            )
+        incomplete = [r.number for r in run.iterations if r.status == "incomplete"]
+        if incomplete:
+            shown = ", ".join(map(str, incomplete[:20])) + (" …" if len(incomplete) > 20 else "")
+            run.warnings.append(
+                f"{len(incomplete)} update(s) have no update record (incomplete update, or incomplete export): {shown}."
+            )
+        superseded = sum(1 for k in self._updates if k[0] in active) - len(visible)
+        hidden = sum(1 for k in self._updates if k[0] not in active)
+        if superseded > 0 or hidden:
+            run.info["hidden_updates"] = superseded + hidden
+
+    # ------------------------------------------------------------------ load
+    def _read_span(self, span: tuple[int, int]) -> list[bytes]:
+        if self._fh is None:
+            self._fh = self.storage.open(self.file)
+        self._fh.seek(span[0])
+        data = self._fh.read(span[1] - span[0])
+        return [x for x in data.split(b"\n") if x.strip()]
+
+    def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
+        out = []
+        for raw in self._read_span(span):
+            try:
+                rec, _ = parse_line(raw)
+            except LineError:
+                continue
+            if isinstance(rec, dict):
+                out.append(rec)
+        return out
+
+    def close(self) -> None:
+        """Close the file handle kept open by load()."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def logtree_bytes(self, ref: IterationRef) -> bytes | None:
+        """Observe exports have no logtree: the views export one."""
+        return None
+
+    def load(self, ref: IterationRef) -> Iteration:
+        """The texts of one visible update."""
+        seg, n = ref.locator
+        u = self._updates[(seg, n)]
+        rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
+        for span in u.rollout_spans:
+            for rec in self._records(span):
+                if rec.get("type") != "rollout" or rec.get("update") != n or rec.get("segment") != seg:
+                    continue
+                member = int_or_none(rec.get("member"))
+                if member is None:
+                    continue
+                rollouts[(int_or_none(rec.get("group")), member)] = rec
+        selection: dict[tuple[int | None, int], dict[str, Any]] = {}
+        outcome: dict[tuple[int | None, int], bool] = {}
+        for span in u.side_spans:
+            for rec in self._records(span):
+                entries = rec.get("entries")
+                if not isinstance(entries, list):
+                    continue
+                for e in entries:
+                    if not isinstance(e, dict):
+                        continue
+                    m = int_or_none(e.get("member"))
+                    if m is None:
+                        continue
+                    k = (int_or_none(e.get("group")), m)
+                    if rec.get("type") == "selection":
+                        selection[k] = e
+                    elif rec.get("type") == "outcome" and isinstance(e.get("trained"), bool):
+                        outcome[k] = e["trained"]
+        prompts: dict[str, Prompt] = {}
+        warnings: list[str] = []
+        groups: dict[int | None, list[Member]] = {}
+        for (g, m), rec in rollouts.items():
+            key = rec.get("prompt")
+            key = key if isinstance(key, str) else ""
+            if key not in prompts:
+                prompts[key] = self._prompt(seg, key)
+            member = _member(rec, selection.get((g, m)), outcome.get((g, m)))
+            member.prompt = prompts[key]
+            groups.setdefault(g, []).append(member)
+        missing = sorted(k for k, p in prompts.items() if p.messages is None)
+        if missing:
+            warnings.append(f"prompt record not received for {', '.join(missing)}")
+        out_groups = []
+        for g in sorted(groups, key=lambda x: -1 if x is None else x):
+            members = sorted(groups[g], key=lambda mm: mm.member)
+            keys = {mm.prompt.key for mm in members if mm.prompt is not None}
+            prompt = members[0].prompt if len(keys) == 1 and g is not None else None
+            out_groups.append(Group(id=g, prompt=prompt, members=members))
+        ref.rollouts = len(rollouts)
+        ref.groups = len(out_groups)
+        ref.trained = sum(1 for grp in out_groups for mm in grp.members if mm.trained)
+        rewards = [mm.reward for grp in out_groups for mm in grp.members if mm.reward is not None]
+        ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
+        return Iteration(ref=ref, groups=out_groups, warnings=warnings)
+
+    def _prompt(self, seg: int, key: str) -> Prompt:
+        span = self._prompts.get((seg, key))
+        if span is None:
+            return Prompt(key=key, messages=None)
+        for rec in self._records(span):
+            if rec.get("type") == "prompt" and rec.get("key") == key:
+                return Prompt(
+                    key=key,
+                    messages=_messages(rec.get("messages")),
+                    reward_text=str_or_none(rec.get("reward_text")),
+                    metadata=rec.get("metadata") if "metadata" in rec else None,
+                )
+        return Prompt(key=key, messages=None)
+
+
+def _title_for(display_root: str) -> str:
+    name = display_root.rstrip("/").rsplit("/", 1)[-1]
+    if name == "observe":  # runs/42/observe -> 42
+        parent = display_root.rstrip("/").rsplit("/", 2)
+        if len(parent) >= 2 and parent[-2]:
+            return parent[-2]
+    return name or display_root
+
+
+def _messages(value: Any) -> list[Message]:
+    if not isinstance(value, list):
+        return []
+    out = []
+    for m in value:
+        if not isinstance(m, dict):
+            continue
+        calls = []
+        raw_calls = m.get("tool_calls")
+        if isinstance(raw_calls, list):
+            for c in raw_calls:
+                if isinstance(c, dict):
+                    cid = c.get("id")
+                    calls.append(
+                        ToolCall(
+                            id=cid if isinstance(cid, str) else (None if cid is None else str(cid)),
+                            name=str(c.get("name", "")),
+                            arguments=c.get("arguments", {}),
+                        )
+                    )
+        content = m.get("content", "")
+        tcid = m.get("tool_call_id")
+        out.append(
+            Message(
+                role=str(m.get("role", "")),
+                content=content if isinstance(content, str) else ("" if content is None else str(content)),
+                tool_calls=calls,
+                tool_call_id=tcid if isinstance(tcid, str) else (None if tcid is None else str(tcid)),
+                is_error=m.get("is_error") is True,
+            )
+        )
+    return out
+
+
+def _step_rewards(value: Any) -> list[StepReward]:
+    if not isinstance(value, list):
+        return []
+    out = []
+    for s in value:
+        if not isinstance(s, dict):
+            continue
+        idx = s.get("message_indices")
+        out.append(
+            StepReward(
+                step_index=int_or_none(s.get("step_index")),
+                kind=str(s.get("kind", "")),
+                reward=finite_or_none(s.get("reward")),
+                message_indices=[i for i in idx if int_or_none(i) is not None] if isinstance(idx, list) else [],
+            )
+        )
+    return out
+
+
+def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool | None) -> Member:
+    """One rollout with the §2.7 merge applied."""
+    eligible = rec.get("eligible") if isinstance(rec.get("eligible"), bool) else None
+    if sel is not None and isinstance(sel.get("eligible"), bool):
+        eligible = sel["eligible"]
+    advantage = finite_or_none(rec.get("advantage"))
+    if advantage is None and sel is not None:
+        advantage = finite_or_none(sel.get("advantage"))
+    skip = str_or_none(rec.get("skip_reason"))
+    if skip is None and sel is not None:
+        skip = str_or_none(sel.get("skip_reason"))
+    if trained_out is not None:
+        trained: bool | None = trained_out
+    elif rec.get("trained") is False or eligible is False:
+        trained = False
+    else:
+        trained = None
+    seed = rec.get("seed")
+    completion = rec.get("completion")
+    is_completion = "completion" in rec
+    return Member(
+        member=int(rec["member"]),
+        reward=finite_or_none(rec.get("reward")),
+        reward_raw=finite_or_none(rec.get("reward_raw")),
+        judge_term=finite_or_none(rec.get("judge_term")),
+        advantage=advantage,
+        advantage_min=finite_or_none(rec.get("advantage_min")),
+        advantage_max=finite_or_none(rec.get("advantage_max")),
+        tokens=int_or_none(rec.get("tokens")),
+        seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+        truncated=rec.get("truncated") is True,
+        eligible=eligible,
+        trained=trained,
+        skip_reason=skip,
+        completion=(completion if isinstance(completion, str) else ("" if completion is None else str(completion)))
+        if is_completion
+        else None,
+        messages=None if is_completion else _messages(rec.get("messages")),
+        prefix=rec.get("prefix") is not False,
+        step_rewards=_step_rewards(rec.get("step_rewards")),
+        terminal_reward_raw=finite_or_none(rec.get("terminal_reward_raw")),
+        judge_explanation=str_or_none(rec.get("judge_explanation")),
+        metadata=rec.get("metadata"),
+    )

@@ -1,0 +1,1005 @@
+"""Reader for tinker-cookbook RL ``log_path`` directories.
+
+See ``tinker-spec.md``.  Everything goes through :class:`Storage`, so local
+folders and fsspec URLs read the same way.
+
+Layouts
+    Both the ``iteration_NNNNNN/{train,eval_<label>}{.html,_logtree.json,
+    _rollout_summaries.jsonl}`` subdirectories (0.2+) and the flat
+    ``train_iteration_NNNNNN*`` / ``eval_<label>_iteration_NNNNNN*`` names
+    (0.1.0 and the unreleased flat-JSON builds) are discovered; hidden
+    ``.<name>.<pid>.tmp`` files of a live run are ignored.  An iteration with
+    only ``.html`` (0.1.0) is listed without texts: only the JSON is read.
+
+Logtree strings (the raw-HTML rule)
+    Logtree string children are ``html.escape(s, quote=True)`` output, which can
+    never contain a literal ``<``, ``>``, ``"`` or ``'``.  ``log_html()`` content
+    is the only other kind of string, so a string child holding one of those
+    four characters is raw markup: its node gets ``raw_html=True`` and all its
+    strings are kept verbatim (views show them as text, never as markup).  Any
+    other string is unescaped once (``html.unescape``), which is exactly the
+    text a browser would have shown, whichever of the two it was.  A node with
+    conversation ``data`` is rendered from the data; its string children (the
+    formatter's markup, dropped by tinker anyway) are discarded.
+
+Groups and conversations
+    Rollout summaries give the groups and members.  The k-th "Group Rollout"
+    section of the logtree is the k-th ``group_idx`` in sorted order (the
+    sections carry no index, spec §7.2); groups past the logged ones have
+    ``has_text=False``.  Inside a section, the conversation under a "Prompt"
+    heading becomes ``Group.prompt``; the other conversations ("Policy
+    Response", "Episode transcript", ...) go to ``Group.conversations`` in
+    completion order.  Without a "Prompt" section, the leading non-assistant
+    messages shared by all conversations become the prompt.  Conversations are
+    unlabelled, so a member only gets ``messages`` when the match is certain:
+    one member, all conversations identical, or a unique match between the
+    last assistant text and the member's ``assistant_content`` log.  Without
+    summaries (crashed or HTML-only iteration) members come from the
+    "Trajectory {i} Episode" sections; without a logtree (async mode) groups
+    come from the summaries alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import posixpath
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from ..errors import InputError
+from ..model import (
+    Checkpoint,
+    Group,
+    Iteration,
+    IterationRef,
+    LogNode,
+    Member,
+    Message,
+    Part,
+    Prompt,
+    Run,
+    Step,
+    ToolCall,
+    UnparsedToolCall,
+)
+from ..storage import Storage
+
+MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
+
+_SUFFIXES = {".html": "html", "_logtree.json": "logtree", "_rollout_summaries.jsonl": "summaries"}
+_SUFFIX_RE = r"(\.html|_logtree\.json|_rollout_summaries\.jsonl)"
+_ITER_DIR_RE = re.compile(r"^iteration_(\d{6,})$")
+_DIR_FILE_RE = re.compile(r"^(?:(train)|eval_(.*?))" + _SUFFIX_RE + "$")
+_FLAT_FILE_RE = re.compile(r"^(?:(train)|eval_(.*))_iteration_(\d{6,})" + _SUFFIX_RE + "$")
+_FLAT_ANY_RE = re.compile(r"_iteration_\d{6,}")
+_PRE_RESUME_RE = re.compile(r"^metrics\.jsonl\.pre_resume_(\d+)$")
+_RAW_CHARS = re.compile(r"[<>\"']")
+_TRAJ_RE = re.compile(r"^Trajectory (\d+) Episode$")
+_TURN_RE = re.compile(r"^Turn (\d+)$")
+
+HEADLINE = ("env/all/reward/total", "env/all/correct", "optim/kl_sample_train_v1", "optim/entropy")
+_INFO_KEYS = (
+    "learning_rate",
+    "lora_rank",
+    "loss_fn",
+    "renderer_name",
+    "max_tokens",
+    "eval_every",
+    "save_every",
+    "num_groups_to_log",
+    "temperature",
+    "kl_penalty_coef",
+    "num_substeps",
+    "max_steps",
+    "num_epochs",
+    "recipe_name",
+    "wandb_project",
+    "wandb_name",
+    "rolling_save_every",
+    "remove_constant_reward_groups",
+    "rollout_json_export",
+)
+_TRUNCATION_KEYS = ("stop/max_tokens", "stop/length", "max_tokens_reached", "truncated")
+
+
+def sanitize_label(name: str) -> str:
+    """tinker's file-name rule for evaluator labels (spec §2)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "unnamed"
+
+
+def looks_like_tinker(storage: Storage) -> bool:
+    """Whether the source looks like a tinker-cookbook ``log_path``."""
+    names = storage.listdir("")
+    if "metrics.jsonl" in names:
+        return True
+    if any(_ITER_DIR_RE.match(n) for n in names):
+        return True
+    if any(_FLAT_ANY_RE.search(n) and not n.startswith(".") for n in names):
+        return True
+    if "config.json" in names:
+        try:
+            cfg = _loads(storage.read_bytes("config.json"))
+        except (InputError, ValueError):
+            return False
+        return isinstance(cfg, dict) and "loss_fn" in cfg
+    return False
+
+
+def _loads(raw: bytes | str) -> Any:
+    """Strict JSON first (fast), then Python's json for NaN/Infinity."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
+
+
+def _number(v: Any) -> float | None:
+    """A metric value as float; None for non-numbers (bools included)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    f = float(v)
+    return f if math.isfinite(f) else math.nan
+
+
+def _finite(v: Any) -> float | None:
+    f = _number(v)
+    return f if f is not None and math.isfinite(f) else None
+
+
+def _int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
+
+
+def _row_step(row: dict[str, Any]) -> int | None:
+    for key in ("step", "progress/batch", "training_client/step"):
+        if key in row:
+            s = _int(row[key])
+            if s is not None:
+                return s
+    return None
+
+
+class TinkerReader:
+    """Reads a tinker-cookbook RL ``log_path`` into the model."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    # ------------------------------------------------------------------ scan
+    def scan(self) -> Run:
+        """One pass over the run: header, metrics, iteration list; no texts."""
+        st = self.storage
+        title = posixpath.basename(st.root.rstrip("/").replace("\\", "/")) or st.display()
+        run = Run(format="tinker", source=st.display(), title=title)
+        names = st.listdir("")
+        name_set = set(names)
+
+        if "config.json" in name_set:
+            self._read_config(run)
+        train_steps = set()
+        if "metrics.jsonl" in name_set:
+            train_steps = self._read_metrics(run)
+        self._read_resumes(run, names)
+        if "checkpoints.jsonl" in name_set:
+            self._read_checkpoints(run)
+        if "code.diff" in name_set:
+            text, replaced = st.read_text("code.diff")
+            run.code_diff = text
+            if replaced:
+                run.warnings.append(f"{st.display('code.diff')}: invalid UTF-8 replaced")
+        if "timing_spans.jsonl" in name_set:
+            self._read_timing(run)
+        run.eval_metric_prefix = {}
+        self._discover_iterations(run, names, train_steps)
+
+        run.info["resumed"] = bool(run.segments)
+        run.info["crashed"] = any(r.status == "crashed" for r in run.iterations)
+        run.info["iterations"] = len(run.iterations)
+        run.info["iterations_with_texts"] = sum(1 for r in run.iterations if r.has_texts)
+        run.info["evaluators"] = len(run.evals)
+        run.info["completed"] = any(c.final for c in run.checkpoints)
+        run.info["has_trace_events"] = "trace_events.jsonl" in name_set
+        run.info["has_logs"] = "logs.log" in name_set
+        return run
+
+    def _read_config(self, run: Run) -> None:
+        st = self.storage
+        try:
+            cfg = _loads(st.read_bytes("config.json"))
+        except ValueError as exc:
+            run.warnings.append(f"{st.display('config.json')}: not valid JSON ({exc}); ignored")
+            return
+        run.config = cfg
+        if not isinstance(cfg, dict):
+            return
+        model = cfg.get("model_name")
+        run.model = model if isinstance(model, str) else None
+        loss = cfg.get("loss_fn")
+        run.algorithm = loss if isinstance(loss, str) else None
+        for key in _INFO_KEYS:
+            if key in cfg and cfg[key] is not None:
+                run.info[key] = cfg[key]
+        ds = cfg.get("dataset_builder")
+        if isinstance(ds, dict):
+            for src, dst in (("batch_size", "groups_per_batch"), ("group_size", "group_size")):
+                if isinstance(ds.get(src), int):
+                    run.info[dst] = ds[src]
+        for mode, sub in (("async", "async_config"), ("stream-minibatch", "stream_minibatch_config")):
+            sc = cfg.get(sub)
+            if isinstance(sc, dict):
+                run.info["mode"] = mode
+                if isinstance(sc.get("groups_per_batch"), int):
+                    run.info["groups_per_batch"] = sc["groups_per_batch"]
+                if mode == "async" and sc.get("max_steps_off_policy") is not None:
+                    run.info["max_steps_off_policy"] = sc["max_steps_off_policy"]
+                if mode == "stream-minibatch" and sc.get("num_minibatches") is not None:
+                    run.info["num_minibatches"] = sc["num_minibatches"]
+        run.info.setdefault("mode", "sync")
+        evs = cfg.get("evaluator_builders")
+        if isinstance(evs, list):
+            run.info["evaluator_builders"] = len(evs)
+
+    def _iter_jsonl(self, rel: str, warnings: list[str]) -> Iterator[tuple[int, Any]]:
+        """(line number, value) for each non-empty line; bad lines become warnings."""
+        with self.storage.open(rel) as f:
+            for lineno, raw in enumerate(f, 1):
+                if not raw.strip():
+                    continue
+                try:
+                    yield lineno, _loads(raw)
+                except (ValueError, RecursionError) as exc:
+                    warnings.append(f"{self.storage.display(rel)}:{lineno}: bad JSON line skipped ({exc})")
+
+    def _read_metrics(self, run: Run) -> set[int]:
+        """Merge rows by step; returns steps that have a training row."""
+        table = run.metrics
+        unstepped: list[dict[str, Any]] = []
+        train_steps: set[int] = set()
+        max_train_step = -1
+        for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
+            if not isinstance(row, dict):
+                run.warnings.append(f"{self.storage.display('metrics.jsonl')}:{lineno}: not an object; skipped")
+                continue
+            step = _row_step(row)
+            if step is None:
+                unstepped.append({k: v for k, v in row.items() if _number(v) is not None})
+                continue
+            is_train = "progress/batch" in row or "training_client/step" in row
+            if is_train:
+                # pre-0.6 resumes append re-run steps without truncating (spec §9)
+                if step < max_train_step and not any(s.get("resumed_at") == step for s in run.segments):
+                    run.segments.append({"resumed_at": step, "file": "metrics.jsonl", "truncated": False})
+                max_train_step = max(max_train_step, step)
+                train_steps.add(step)
+            i = table.row_for(step)
+            for key, value in row.items():
+                if key == "step":
+                    continue
+                num = _number(value)
+                if num is not None:
+                    table.set(i, key, num)
+        if unstepped:
+            run.info["unstepped_metrics"] = unstepped
+        return train_steps
+
+    def _read_resumes(self, run: Run, names: list[str]) -> None:
+        st = self.storage
+        for name in names:
+            m = _PRE_RESUME_RE.match(name)
+            if not m:
+                continue
+            at = int(m.group(1))
+            dropped = 0
+            for _, row in self._iter_jsonl(name, run.warnings):
+                if isinstance(row, dict):
+                    s = _row_step(row)
+                    if s is not None and s >= at:
+                        dropped += 1
+            run.segments.append({"resumed_at": at, "file": name, "dropped_rows": dropped})
+            run.warnings.append(
+                f"run resumed at step {at}: {dropped} metrics row(s) of the earlier attempt were replaced "
+                f"(kept in {st.display(name)}); metrics.jsonl is used"
+            )
+        run.segments.sort(key=lambda s: s["resumed_at"])
+        if run.segments:
+            run.info["resumed_at"] = [s["resumed_at"] for s in run.segments]
+
+    def _read_checkpoints(self, run: Run) -> None:
+        for _, rec in self._iter_jsonl("checkpoints.jsonl", run.warnings):
+            if not isinstance(rec, dict):
+                continue
+            known = ("name", "batch", "state_path", "sampler_path", "rolling", "final")
+            name = str(rec.get("name", ""))
+            run.checkpoints.append(
+                Checkpoint(
+                    name=name,
+                    batch=_int(rec.get("batch")),
+                    state_path=rec.get("state_path") if isinstance(rec.get("state_path"), str) else None,
+                    sampler_path=rec.get("sampler_path") if isinstance(rec.get("sampler_path"), str) else None,
+                    rolling=bool(rec.get("rolling")),
+                    final=name == "final" or rec.get("final") is True,
+                    extra={k: v for k, v in rec.items() if k not in known},
+                )
+            )
+
+    def _read_timing(self, run: Run) -> None:
+        for _, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings):
+            if isinstance(rec, dict):
+                step = _int(rec.get("step"))
+                spans = rec.get("spans")
+                if step is not None and isinstance(spans, list):
+                    run.timing[step] = [s for s in spans if isinstance(s, dict)]
+
+    # ------------------------------------------------------------ iterations
+    def _discover_iterations(self, run: Run, names: list[str], train_steps: set[int]) -> None:
+        st = self.storage
+        found: dict[tuple[str, str, int], dict[str, str]] = {}
+
+        def add(kind: str, label: str, n: int, suffix: str, rel: str, prefer: bool) -> None:
+            slot = found.setdefault((kind, label, n), {})
+            key = _SUFFIXES[suffix]
+            if prefer or key not in slot:
+                slot[key] = rel
+
+        for name in names:
+            if name.startswith(".") or name.endswith(".tmp"):
+                continue
+            m = _FLAT_FILE_RE.match(name)
+            if m:
+                kind = "train" if m.group(1) else "eval"
+                add(kind, m.group(2) or "", int(m.group(3)), m.group(4), name, False)
+        for name in names:
+            dm = _ITER_DIR_RE.match(name)
+            if not dm:
+                continue
+            n = int(dm.group(1))
+            for fname in st.listdir(name):
+                if fname.startswith(".") or fname.endswith(".tmp"):
+                    continue
+                fm = _DIR_FILE_RE.match(fname)
+                if fm:
+                    kind = "train" if fm.group(1) else "eval"
+                    add(kind, fm.group(2) or "", n, fm.group(3), f"{name}/{fname}", True)
+
+        labels = sorted({label for (kind, label, _) in found if kind == "eval"})
+        run.eval_metric_prefix = self._match_prefixes(run, labels)
+        resumes = [s["resumed_at"] for s in run.segments]
+        rollout_export = not (isinstance(run.config, dict) and run.config.get("rollout_json_export") is False)
+
+        train: dict[int, IterationRef] = {}
+        for (kind, label, n), files in sorted(found.items()):
+            ref = IterationRef(kind=kind, number=n, label=label if kind == "eval" else "", locator=dict(files))
+            ref.has_texts = "logtree" in files or "summaries" in files
+            if "logtree" not in files and "summaries" not in files:
+                ref.notes.append("HTML only: no logtree JSON or rollout summaries")
+            prefix = "" if kind == "train" else run.eval_metric_prefix.get(label)
+            self._fill_headline(run, ref, prefix)
+            if "summaries" in files and not ref.rollouts:
+                ref.rollouts = self._count_lines(files["summaries"])
+            if kind == "train":
+                if "logtree" in files and "summaries" not in files and rollout_export:
+                    ref.status = "crashed"
+                    ref.notes.append("no rollout summaries: the iteration did not finish")
+                    if self._tail_has_exception(files["logtree"]):
+                        ref.notes.append("the logtree ends with an exception")
+                elif "summaries" in files and "logtree" not in files:
+                    ref.notes.append("no logtree (async mode or num_groups_to_log=0)")
+                if resumes:
+                    ref.segment = sum(1 for r in resumes if r <= n)
+                train[n] = ref
+            else:
+                run.evals.setdefault(label, []).append(ref)
+
+        for step in run.metrics.steps:
+            if step in train:
+                continue
+            ref = IterationRef(kind="train", number=step, has_texts=False)
+            self._fill_headline(run, ref, "")
+            if train_steps and step not in train_steps:
+                ref.notes.append("no training row at this step (final evaluation or totals)")
+            if resumes:
+                ref.segment = sum(1 for r in resumes if r <= step)
+            train[step] = ref
+        run.iterations = [train[n] for n in sorted(train)]
+
+    def _match_prefixes(self, run: Run, labels: list[str]) -> dict[str, str]:
+        """Eval label -> unsanitized metric-key prefix (spec §2, §12.4)."""
+        candidates: dict[str, str] = {}
+        for key in run.metrics.columns:
+            i = key.find("/env/all/")
+            if i <= 0:
+                continue
+            prefix = key[:i]
+            label = sanitize_label(prefix)
+            other = candidates.setdefault(label, prefix)
+            if other != prefix:
+                msg = f"metric prefixes {other!r} and {prefix!r} both map to eval label {label!r}; using the first"
+                if msg not in run.warnings:
+                    run.warnings.append(msg)
+        return {label: candidates[label] for label in labels if label in candidates}
+
+    def _fill_headline(self, run: Run, ref: IterationRef, prefix: str | None) -> None:
+        if prefix is None:
+            return
+        p = f"{prefix}/" if prefix else ""
+        for key in HEADLINE:
+            if f"{p}{key}" in run.metrics.columns:
+                ref.headline[key] = run.metrics.get(ref.number, f"{p}{key}")
+        ref.reward_mean = run.metrics.get(ref.number, f"{p}env/all/reward/total")
+        episodes = run.metrics.get(ref.number, f"{p}env/all/total_episodes")
+        if episodes is not None:
+            ref.rollouts = int(episodes)
+
+    def _count_lines(self, rel: str) -> int:
+        try:
+            with self.storage.open(rel) as f:
+                return sum(1 for line in f if line.strip())
+        except InputError:
+            return 0
+
+    def _tail_has_exception(self, rel: str) -> bool:
+        """Cheap check that a logtree ends with a ``details.lt-exc`` block.
+
+        The exception block is the last thing written, so it sits in the tail
+        of the file; reading only the tail keeps the scan cheap.
+        """
+        try:
+            size = self.storage.size(rel)
+            with self.storage.open(rel) as f:
+                f.seek(max(0, size - 262144))
+                return b"lt-exc" in f.read()
+        except (InputError, OSError):
+            return False
+
+    # ------------------------------------------------------------------ load
+    def logtree_bytes(self, ref: IterationRef) -> bytes | None:
+        """The logtree JSON as written by tinker, if any."""
+        rel = (ref.locator or {}).get("logtree")
+        return self.storage.read_bytes(rel) if rel else None
+
+    def load(self, ref: IterationRef) -> Iteration:
+        """The texts of one iteration: logtree tree and groups."""
+        loc: dict[str, str] = ref.locator or {}
+        it = Iteration(ref=ref, groups=[])
+        root: LogNode | None = None
+        if loc.get("logtree"):
+            doc = self._read_logtree(loc["logtree"])
+            it.logtree = {k: v for k, v in doc.items() if k != "root"}
+            root = lognode_from_json(doc.get("root"))
+            it.logtree_root = root
+            if ends_with_exception(root):
+                ref.status = "crashed"
+                if "the logtree ends with an exception" not in ref.notes:
+                    ref.notes.append("the logtree ends with an exception")
+        by_group: dict[int, list[Member]] = {}
+        if loc.get("summaries"):
+            by_group = self._read_summaries(loc["summaries"], it.warnings)
+        sections = [parse_group_section(s) for s in group_sections(root)] if root is not None else []
+        it.groups = build_groups(by_group, sections, it.warnings, have_summaries=bool(loc.get("summaries")))
+        ref.groups = len(it.groups)
+        if not ref.rollouts:
+            ref.rollouts = sum(len(g.members) for g in it.groups)
+        return it
+
+    def _read_logtree(self, rel: str) -> dict[str, Any]:
+        raw = self.storage.read_bytes(rel)
+        try:
+            doc = _loads(raw)
+        except (ValueError, RecursionError) as exc:
+            msg = "logtree nested too deeply" if isinstance(exc, RecursionError) else f"bad logtree JSON: {exc}"
+            raise InputError(msg, self.storage.display(rel)) from exc
+        if not isinstance(doc, dict):
+            raise InputError("bad logtree JSON: top level is not an object", self.storage.display(rel))
+        return doc
+
+    def _read_summaries(self, rel: str, warnings: list[str]) -> dict[int, list[Member]]:
+        by_group: dict[int, list[Member]] = {}
+        for lineno, rec in self._iter_jsonl(rel, warnings):
+            if not isinstance(rec, dict):
+                warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
+                continue
+            gid = _int(rec.get("group_idx"))
+            by_group.setdefault(gid if gid is not None else -1, []).append(member_from_summary(rec, lineno))
+        return by_group
+
+
+# ---------------------------------------------------------------- summaries
+def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
+    """One rollout-summary line as a :class:`Member`."""
+    steps: list[Step] = []
+    for i, s in enumerate(rec.get("steps") or []):
+        if not isinstance(s, dict):
+            continue
+        idx = _int(s.get("step_idx"))
+        metrics = s.get("metrics")
+        logs = s.get("logs")
+        steps.append(
+            Step(
+                step_idx=idx if idx is not None else i,
+                ob_len=_int(s.get("ob_len")),
+                ac_len=_int(s.get("ac_len")),
+                reward=_finite(s.get("reward")),
+                episode_done=bool(s.get("episode_done")),
+                metrics=metrics if isinstance(metrics, dict) else {},
+                logs=logs if isinstance(logs, dict) else {},
+            )
+        )
+    traj = _int(rec.get("traj_idx"))
+    tags = rec.get("tags")
+    tm = rec.get("trajectory_metrics")
+    tm = tm if isinstance(tm, dict) else {}
+    tokens = [s.ac_len for s in steps if s.ac_len is not None]
+    m = Member(
+        member=traj if traj is not None else fallback_index,
+        reward=_finite(rec.get("total_reward")),
+        final_reward=_finite(rec.get("final_reward")),
+        tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+        sampling_step=_int(rec.get("sampling_client_step")),
+        trajectory_metrics=tm,
+        steps=steps,
+        final_ob_len=_int(rec.get("final_ob_len")),
+        tokens=sum(tokens) if tokens else None,
+    )
+    _derive_badges(m)
+    return m
+
+
+def _derive_badges(m: Member) -> None:
+    """Chips and the truncated flag from step metrics (spec §6)."""
+    badges: list[str] = []
+    correct: float | None = None
+    fmt: float | None = None
+    for s in m.steps:
+        for key, value in s.metrics.items():
+            v = _finite(value)
+            if v is None:
+                continue
+            if key in _TRUNCATION_KEYS and v >= 1:
+                m.truncated = True
+            if key == "parse_error" and v > 0:
+                badges.append("parse_error")
+            elif key.startswith("stop/") and v == 1 and key != "stop/completed":
+                badges.append(key)
+            elif key == "correct":
+                correct = v
+            elif key == "format":
+                fmt = v
+        if "tool_calls_dropped" in s.logs:
+            badges.append("tool_calls_dropped")
+    if correct is not None:
+        badges.append("correct" if correct >= 0.5 else "incorrect")
+    if fmt is not None and fmt < 0.5:
+        badges.append("bad format")
+    if _finite(m.trajectory_metrics.get("zero_reward_on_limit")):
+        badges.append("zero_reward_on_limit")
+    m.badges = list(dict.fromkeys(badges))
+
+
+# ------------------------------------------------------------------ logtree
+def lognode_from_json(obj: Any) -> LogNode:
+    """Convert a logtree JSON node (iteratively; depth capped at MAX_DEPTH)."""
+    root = LogNode("div", {}, [])
+    # (json node, target LogNode, depth)
+    stack: list[tuple[Any, LogNode, int]] = [(obj, root, 0)]
+    while stack:
+        src, node, depth = stack.pop()
+        if not isinstance(src, dict):
+            node.tag = "p"
+            node.children = [str(src)] if src is not None else []
+            continue
+        tag = src.get("tag")
+        node.tag = tag if isinstance(tag, str) and tag else "div"
+        attrs = src.get("attrs")
+        node.attrs = {str(k): str(v) for k, v in attrs.items()} if isinstance(attrs, dict) else {}
+        children = src.get("children")
+        children = children if isinstance(children, list) else []
+        if "data" in src:
+            node.data = src["data"]
+        if isinstance(node.data, dict) and node.data.get("type") == "conversation":
+            children = [c for c in children if not isinstance(c, str)]
+        strings = [c for c in children if isinstance(c, str)]
+        node.raw_html = any(_RAW_CHARS.search(s) for s in strings)
+        if depth >= MAX_DEPTH and any(isinstance(c, dict) for c in children):
+            node.children = [
+                c if node.raw_html else html.unescape(c) for c in strings
+            ]
+            node.children.append(LogNode("p", {"class": "lt-cut"}, [f"[nesting deeper than {MAX_DEPTH} levels cut]"]))
+            continue
+        out: list[LogNode | str] = []
+        for c in children:
+            if isinstance(c, str):
+                out.append(c if node.raw_html else html.unescape(c))
+            elif c is None:
+                continue
+            else:
+                child = LogNode("div", {}, [])
+                out.append(child)
+                stack.append((c, child, depth + 1))
+        node.children = out
+    return root
+
+
+def node_classes(node: LogNode) -> list[str]:
+    """The class names of a node."""
+    return node.attrs.get("class", "").split()
+
+
+def node_text(node: LogNode | str, limit: int = 10000) -> str:
+    """Concatenated text of a subtree (iterative, bounded)."""
+    out: list[str] = []
+    stack: list[LogNode | str] = [node]
+    size = 0
+    while stack and size < limit:
+        n = stack.pop()
+        if isinstance(n, str):
+            out.append(n)
+            size += len(n)
+        else:
+            stack.extend(reversed(n.children))
+    return "".join(out)
+
+
+def section_title(node: LogNode) -> str | None:
+    """The heading text of a logtree ``section``, if it is one."""
+    if node.tag != "section" or not node.children:
+        return None
+    first = node.children[0]
+    if isinstance(first, LogNode) and re.fullmatch(r"h[1-6]", first.tag):
+        return node_text(first).strip()
+    return None
+
+
+def section_body(node: LogNode) -> list[LogNode | str]:
+    """Children of a section after its heading (flattening ``lt-section-body``)."""
+    out: list[LogNode | str] = []
+    for c in node.children[1:]:
+        if isinstance(c, LogNode) and c.tag == "div" and "lt-section-body" in node_classes(c):
+            out.extend(c.children)
+        else:
+            out.append(c)
+    return out
+
+
+def group_sections(root: LogNode | None) -> list[LogNode]:
+    """The "Group Rollout" sections in document order (not nested in each other)."""
+    out: list[LogNode] = []
+    if root is None:
+        return out
+    stack: list[LogNode] = [root]
+    while stack:
+        n = stack.pop()
+        if section_title(n) == "Group Rollout":
+            out.append(n)
+            continue
+        stack.extend(reversed([c for c in n.children if isinstance(c, LogNode)]))
+    return out
+
+
+def ends_with_exception(root: LogNode | None) -> bool:
+    """Whether the last element of the tree (at any depth) is ``details.lt-exc``."""
+    n = root
+    while n is not None:
+        if n.tag == "details" and "lt-exc" in node_classes(n):
+            return True
+        nodes = [c for c in n.children if isinstance(c, LogNode)]
+        n = nodes[-1] if nodes else None
+    return False
+
+
+def conversation_from_data(data: Any) -> list[Message] | None:
+    """Messages of a ``{"type": "conversation"}`` data node, or None."""
+    if not isinstance(data, dict) or data.get("type") != "conversation":
+        return None
+    msgs = data.get("messages")
+    if not isinstance(msgs, list):
+        return []
+    return [message_from_json(m) for m in msgs]
+
+
+def _s(v: Any) -> str:
+    if v is None:
+        return ""
+    return v if isinstance(v, str) else _dumps(v)
+
+
+def _dumps(v: Any) -> str:
+    try:
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def message_from_json(m: Any) -> Message:
+    """One conversation message (spec §7.1) as a :class:`Message`."""
+    if not isinstance(m, dict):
+        return Message(role="unknown", content=_s(m))
+    role = m.get("role")
+    msg = Message(role=role if isinstance(role, str) and role else "unknown")
+    content = m.get("content")
+    if isinstance(content, list):
+        parts: list[Part] = []
+        for p in content:
+            if not isinstance(p, dict):
+                parts.append(Part("text", _s(p)))
+                continue
+            ptype = p.get("type")
+            ptype = ptype if isinstance(ptype, str) else "unknown"
+            if ptype == "text":
+                parts.append(Part("text", _s(p.get("text"))))
+            elif ptype == "thinking":
+                parts.append(Part("thinking", _s(p.get("thinking"))))
+            elif ptype == "image":
+                img = p.get("image")
+                parts.append(Part("image", img if isinstance(img, str) else ""))
+            else:
+                parts.append(Part(ptype, _dumps({k: v for k, v in p.items() if k != "type"})))
+        msg.parts = parts
+    else:
+        msg.content = _s(content)
+    for tc in m.get("tool_calls") or []:
+        if not isinstance(tc, dict):
+            continue
+        fn = tc.get("function")
+        fn = fn if isinstance(fn, dict) else {}
+        args = fn.get("arguments")
+        tid = tc.get("id")
+        msg.tool_calls.append(
+            ToolCall(
+                id=tid if isinstance(tid, str) else None,
+                name=_s(fn.get("name")),
+                arguments=args if isinstance(args, str) else _s(args),
+            )
+        )
+    for u in m.get("unparsed_tool_calls") or []:
+        if isinstance(u, dict):
+            msg.unparsed_tool_calls.append(UnparsedToolCall(raw_text=_s(u.get("raw_text")), error=_s(u.get("error"))))
+    tcid = m.get("tool_call_id")
+    msg.tool_call_id = tcid if isinstance(tcid, str) else None
+    name = m.get("name")
+    msg.name = name if isinstance(name, str) else None
+    trainable = m.get("trainable")
+    msg.trainable = trainable if isinstance(trainable, bool) else None
+    return msg
+
+
+class GroupSection:
+    """What one "Group Rollout" section holds."""
+
+    def __init__(self) -> None:
+        self.prompt: list[Message] | None = None
+        self.conversations: list[list[Message]] = []
+        self.members: list[Member] = []  # from "Trajectory {i} Episode"
+
+
+def parse_group_section(sec: LogNode) -> GroupSection:
+    """Conversations and trajectory details of one group section."""
+    gs = GroupSection()
+    # (node, title of the innermost enclosing section)
+    stack: list[tuple[LogNode, str]] = [(c, "") for c in reversed(section_body(sec)) if isinstance(c, LogNode)]
+    while stack:
+        n, where = stack.pop()
+        title = section_title(n)
+        if title == "Trajectory Details":
+            gs.members.extend(_members_from_details(n))
+            continue
+        conv = conversation_from_data(n.data)
+        if conv is not None:
+            if where == "Prompt" and gs.prompt is None:
+                gs.prompt = conv
+            elif where != "Prompt":
+                gs.conversations.append(conv)
+        inner = title if title is not None else where
+        stack.extend((c, inner) for c in reversed(n.children) if isinstance(c, LogNode))
+    return gs
+
+
+def _kv_tables(nodes: list[LogNode | str]) -> Iterator[tuple[str, dict[str, str]]]:
+    """(caption, key->value) for the two-column tables among ``nodes``."""
+    caption = ""
+    for n in nodes:
+        if not isinstance(n, LogNode):
+            continue
+        if "lt-table-caption" in node_classes(n):
+            caption = node_text(n).strip()
+            continue
+        if n.tag == "table":
+            rows: dict[str, str] = {}
+            for part in n.children:
+                if isinstance(part, LogNode) and part.tag == "tbody":
+                    for tr in part.children:
+                        if isinstance(tr, LogNode):
+                            cells = [node_text(td) for td in tr.children if isinstance(td, LogNode)]
+                            if len(cells) == 2:
+                                rows[cells[0]] = cells[1]
+            yield caption, rows
+        caption = ""
+
+
+def _float(s: str | None) -> float | None:
+    try:
+        f = float(s) if s is not None else None
+    except ValueError:
+        return None
+    return f if f is not None and math.isfinite(f) else None
+
+
+def _members_from_details(details: LogNode) -> list[Member]:
+    """Members rebuilt from "Trajectory {i} Episode" sections (no summaries)."""
+    out: list[Member] = []
+    for ep in section_body(details):
+        if not isinstance(ep, LogNode):
+            continue
+        m = _TRAJ_RE.match(section_title(ep) or "")
+        if not m:
+            continue
+        mem = Member(member=int(m.group(1)))
+        body = section_body(ep)
+        for caption, rows in _kv_tables(body):
+            if caption == "Episode totals":
+                mem.reward = _float(rows.get("total_return"))
+                mem.final_reward = _float(rows.get("final_group_reward"))
+                fol = _float(rows.get("final_ob_len"))
+                mem.final_ob_len = int(fol) if fol is not None else None
+        for sub in body:
+            if isinstance(sub, LogNode) and section_title(sub) == "Episode Details":
+                for turn in section_body(sub):
+                    if isinstance(turn, LogNode):
+                        tm = _TURN_RE.match(section_title(turn) or "")
+                        if tm:
+                            mem.steps.append(_step_from_turn(int(tm.group(1)) - 1, turn))
+        if mem.steps:
+            mem.steps[-1].episode_done = True
+        _derive_badges(mem)
+        out.append(mem)
+    return out
+
+
+def _step_from_turn(idx: int, turn: LogNode) -> Step:
+    step = Step(step_idx=idx, ob_len=None, ac_len=None, reward=None, episode_done=False, metrics={}, logs={})
+    body = section_body(turn)
+    for caption, rows in _kv_tables(body):
+        if caption == "Step stats":
+            ob, ac = _float(rows.get("ob_len")), _float(rows.get("ac_len"))
+            step.ob_len = int(ob) if ob is not None else None
+            step.ac_len = int(ac) if ac is not None else None
+            step.reward = _float(rows.get("step_reward"))
+    for sub in body:
+        if not isinstance(sub, LogNode):
+            continue
+        title = section_title(sub)
+        if title == "Step Metrics":
+            for _, rows in _kv_tables(section_body(sub)):
+                for k, v in rows.items():
+                    f = _float(v)
+                    if f is not None:
+                        step.metrics[k] = f
+        elif title == "Diagnostics":
+            for d in section_body(sub):
+                if not isinstance(d, LogNode):
+                    continue
+                if d.tag == "p":
+                    key, sep, value = node_text(d).partition(": ")
+                    if sep:
+                        step.logs[key] = value
+                elif d.tag == "details":
+                    kids = [c for c in d.children if isinstance(c, LogNode)]
+                    if len(kids) >= 2:
+                        step.logs[node_text(kids[0])] = node_text(kids[1])
+    return step
+
+
+# ------------------------------------------------------------------- groups
+def _sort_members(members: list[Member]) -> list[Member]:
+    return sorted(members, key=lambda m: (m.reward is None, -(m.reward or 0.0), m.member))
+
+
+def _prompt_key(messages: list[Message]) -> str:
+    text = "\x00".join(f"{m.role}\x01{m.plain_text()}" for m in messages)
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def _split_prompt(gs: GroupSection) -> tuple[list[Message] | None, list[list[Message]]]:
+    """Prompt and responses; a shared non-assistant lead becomes the prompt."""
+    convs = gs.conversations
+    if gs.prompt is not None or not convs:
+        return gs.prompt, convs
+    leads = []
+    for c in convs:
+        k = next((i for i, m in enumerate(c) if m.role == "assistant"), len(c))
+        leads.append(c[:k])
+    first = leads[0]
+    if first and all(lead == first for lead in leads):
+        return first, [c[len(first) :] for c in convs]
+    return None, convs
+
+
+def _conv_key(conv: list[Message]) -> tuple[str, tuple[str, ...]]:
+    """Final assistant text and every tool call, as an env's logs show them."""
+    text = ""
+    calls: list[str] = []
+    for m in conv:
+        if m.role != "assistant":
+            continue
+        text = m.content if m.parts is None else "".join(p.text for p in m.parts if p.type == "text")
+        calls.extend(f"{c.name}({c.arguments})" for c in m.tool_calls)
+    return text.strip(), tuple(calls)
+
+
+def _member_key(m: Member) -> tuple[str, tuple[str, ...]] | None:
+    """The same key from ``AgentToolMessageEnv`` step logs, if it logged them."""
+    if not m.steps or not isinstance(m.steps[-1].logs.get("assistant_content"), str):
+        return None
+    calls: list[str] = []
+    for s in m.steps:
+        keys = sorted((int(k[10:]), k) for k in s.logs if re.fullmatch(r"tool_call_\d+", k))
+        calls.extend(str(s.logs[k]) for _, k in keys)
+    return str(m.steps[-1].logs["assistant_content"]).strip(), tuple(calls)
+
+
+def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
+    """Give members their conversation only where the match is certain."""
+    if not convs or not members:
+        return
+    if len(members) == 1 and len(convs) == 1:
+        members[0].messages = convs[0]
+        return
+    if len(convs) == len(members) and all(c == convs[0] for c in convs):
+        for m in members:
+            m.messages = convs[0]
+        return
+    # match on the env's own logs; members whose key is shared by several
+    # different conversations stay unattributed
+    member_keys = {i: k for i, m in enumerate(members) if (k := _member_key(m)) is not None}
+    conv_keys = [_conv_key(c) for c in convs]
+    for i, key in member_keys.items():
+        same_members = [j for j, k in member_keys.items() if k == key]
+        same_convs = [c for c, k in zip(convs, conv_keys, strict=True) if k == key]
+        if not same_convs or len(same_convs) != len(same_members):
+            continue
+        if all(c == same_convs[0] for c in same_convs):
+            members[i].messages = same_convs[0]
+
+
+def build_groups(
+    by_group: dict[int, list[Member]],
+    sections: list[GroupSection],
+    warnings: list[str],
+    have_summaries: bool,
+) -> list[Group]:
+    """Join summary groups and logtree sections by order (spec §7.2)."""
+    groups: list[Group] = []
+    ids = sorted(by_group)
+    if have_summaries and len(sections) > len(ids):
+        warnings.append(
+            f"the logtree has {len(sections)} group sections but the summaries only {len(ids)} groups; "
+            "extra sections are shown without a group index"
+        )
+    for k, gid in enumerate(ids):
+        members = _sort_members(by_group[gid])
+        sec = sections[k] if k < len(sections) else None
+        groups.append(_group(gid if gid >= 0 else None, members, sec))
+    for k in range(len(ids), len(sections)):
+        sec = sections[k]
+        groups.append(_group(None if have_summaries else k, _sort_members(sec.members), sec))
+    return groups
+
+
+def _group(gid: int | None, members: list[Member], sec: GroupSection | None) -> Group:
+    if sec is None:
+        return Group(id=gid, prompt=None, members=members, has_text=False)
+    prompt_msgs, convs = _split_prompt(sec)
+    prompt = Prompt(key=_prompt_key(prompt_msgs), messages=prompt_msgs) if prompt_msgs is not None else None
+    _attribute(members, convs)
+    return Group(id=gid, prompt=prompt, members=members, has_text=True, conversations=convs)

@@ -1,0 +1,128 @@
+"""Read-only access to the input, on local disk or any fsspec URL.
+
+Both readers go through :class:`Storage`, so ``s3://``, ``gs://`` and
+``memory://`` sources work the same way as a local folder.  Nothing here ever
+opens a file for writing: the input is never modified.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from typing import IO, Any
+
+from .errors import InputError
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_url(source: str) -> bool:
+    """Whether ``source`` is a URL (other than file://)."""
+    return bool(_URL.match(source)) and not source.startswith("file://")
+
+
+class Storage:
+    """A read-only view of a directory tree (local or remote)."""
+
+    def __init__(self, root: str, storage_options: dict[str, Any] | None = None) -> None:
+        """``storage_options`` go to fsspec (e.g. ``{"client_kwargs": {"endpoint_url": ...}}``).
+
+        fsspec also reads ``FSSPEC_<PROTOCOL>_<OPTION>`` environment variables
+        (e.g. ``FSSPEC_S3_ENDPOINT_URL``) when it is imported.
+        """
+        if root.startswith("file://"):
+            root = root[len("file://") :]
+        self.remote = is_url(root)
+        self.fs: Any = None
+        if self.remote:
+            try:
+                import fsspec
+            except ImportError as exc:  # pragma: no cover - depends on extras
+                raise InputError("reading a URL needs fsspec: pip install 'reportgen[cloud]'", root) from exc
+            try:
+                self.fs, path = fsspec.core.url_to_fs(root, **(storage_options or {}))
+            except (ImportError, ValueError) as exc:
+                raise InputError(f"cannot open this URL: {exc}", root) from exc
+            self.root = path.rstrip("/")
+            self.protocol = root.split("://", 1)[0]
+        else:
+            self.root = os.path.abspath(root)
+            self.protocol = "file"
+        self.display_root = root
+
+    # paths are always relative, '/'-separated, below the root
+    def _full(self, rel: str) -> str:
+        if not rel:
+            return self.root
+        if self.remote:
+            return posixpath.join(self.root, rel)
+        return os.path.join(self.root, *rel.split("/"))
+
+    def display(self, rel: str = "") -> str:
+        """A path to show the user in messages."""
+        if not rel:
+            return self.display_root
+        return self.display_root.rstrip("/") + "/" + rel
+
+    def is_file(self, rel: str = "") -> bool:
+        """Whether ``rel`` is a file."""
+        try:
+            if self.remote:
+                return bool(self.fs.isfile(self._full(rel)))
+            return os.path.isfile(self._full(rel))
+        except OSError:
+            return False
+
+    def is_dir(self, rel: str = "") -> bool:
+        """Whether ``rel`` is a directory."""
+        try:
+            if self.remote:
+                return bool(self.fs.isdir(self._full(rel)))
+            return os.path.isdir(self._full(rel))
+        except OSError:
+            return False
+
+    def listdir(self, rel: str = "") -> list[str]:
+        """Names in a directory (not paths), sorted; [] if it does not exist."""
+        try:
+            if self.remote:
+                entries = self.fs.ls(self._full(rel), detail=False)
+                return sorted(posixpath.basename(e.rstrip("/")) for e in entries)
+            return sorted(os.listdir(self._full(rel)))
+        except (OSError, ValueError):
+            return []
+
+    def size(self, rel: str) -> int:
+        """Size of a file in bytes."""
+        if self.remote:
+            return int(self.fs.size(self._full(rel)))
+        return os.path.getsize(self._full(rel))
+
+    def open(self, rel: str) -> IO[bytes]:
+        """Open a file for binary reading."""
+        try:
+            if self.remote:
+                return self.fs.open(self._full(rel), "rb")  # type: ignore[no-any-return]
+            return open(self._full(rel), "rb")
+        except FileNotFoundError as exc:
+            raise InputError("file not found", self.display(rel)) from exc
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", self.display(rel)) from exc
+
+    def read_bytes(self, rel: str) -> bytes:
+        """The whole content of a file."""
+        with self.open(rel) as f:
+            return f.read()
+
+    def read_text(self, rel: str) -> tuple[str, bool]:
+        """The file as text; the flag says whether invalid UTF-8 was replaced."""
+        raw = self.read_bytes(rel)
+        try:
+            return raw.decode("utf-8"), False
+        except UnicodeDecodeError:
+            return raw.decode("utf-8", errors="replace"), True
+
+    def local_path(self, rel: str) -> str | None:
+        """The local file system path, or None for a remote source."""
+        return None if self.remote else self._full(rel)

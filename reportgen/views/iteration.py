@@ -1,0 +1,347 @@
+"""The context of an iteration page: groups, members, conversations, badges.
+
+Everything a template shows is decided here (sorting, badges, tool-result
+pairing, folding); templates only lay it out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run
+from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
+
+
+@dataclass(slots=True)
+class TextView:
+    """A text with its folding decision."""
+
+    text: str
+    folded: bool
+    summary: str
+    cut: int | None
+
+
+def text_view(text: str, fold: bool | None = None) -> TextView:
+    """Fold long texts (over 20 lines) but keep them in the page."""
+    lines = line_count(text)
+    folded = lines > FOLD_LINES if fold is None else fold
+    return TextView(text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text))
+
+
+@dataclass(slots=True)
+class CallView:
+    """A tool call with the result that answers it."""
+
+    id: str | None
+    name: str
+    arguments: str
+    arguments_cut: bool
+    result: MessageView | None = None
+
+
+@dataclass(slots=True)
+class MessageView:
+    """A message as drawn: role, text, calls, chips."""
+
+    index: int  # index in the member's messages (or -1 for prompt messages)
+    role: str
+    text: TextView
+    parts: list[tuple[str, TextView]] | None
+    calls: list[CallView] = field(default_factory=list)
+    unparsed: list[tuple[str, str]] = field(default_factory=list)
+    tool_name: str | None = None  # for tool messages: the name of the call answered
+    tool_call_id: str | None = None
+    is_error: bool = False
+    unknown_call: bool = False
+    step_rewards: list[dict[str, Any]] = field(default_factory=list)
+    standalone: bool = True  # False when drawn inside its call
+
+
+@dataclass(slots=True)
+class MemberView:
+    """A member card."""
+
+    m: Member
+    anchor: str
+    badges: list[tuple[str, str]]  # (class, text)
+    adv_bar: tuple[float, float] | None  # (x, width) in percent of the bar
+    messages: list[MessageView] | None
+    completion: TextView | None
+    unattributed: list[dict[str, Any]]
+    metadata_json: str | None
+    search_text: str
+    duplicate: bool
+    cut: bool
+    tools: list[str]
+
+
+@dataclass(slots=True)
+class GroupView:
+    """A group panel."""
+
+    g: Group
+    anchor: str
+    label: str
+    prompt: PromptView | None
+    members: list[MemberView]
+    bars: list[tuple[float, float, str]]  # (x, height, class) for the reward mini-bars
+    reward_min: float | None
+    reward_max: float | None
+    reward_mean: float | None
+    reward_std: float | None
+    trained: int
+    zero_signal: bool
+    preview: str
+
+
+@dataclass(slots=True)
+class PromptView:
+    """A prompt as drawn."""
+
+    key: str
+    missing: bool
+    system: list[MessageView]
+    messages: list[MessageView]
+    reward_text: TextView | None
+    metadata_json: str | None
+
+
+def _msg_view(index: int, msg: Message) -> MessageView:
+    parts = None
+    if msg.parts is not None:
+        parts = [(p.type, text_view(p.text, fold=True if p.type == "thinking" else None)) for p in msg.parts]
+    return MessageView(
+        index=index,
+        role=msg.role,
+        text=text_view(msg.content),
+        parts=parts,
+        calls=[
+            CallView(
+                id=c.id,
+                name=c.name,
+                arguments=c.arguments if isinstance(c.arguments, str) else pretty_json(c.arguments),
+                arguments_cut=any_cut(c.arguments),
+            )
+            for c in msg.tool_calls
+        ],
+        unparsed=[(u.raw_text, u.error) for u in msg.unparsed_tool_calls],
+        tool_call_id=msg.tool_call_id,
+        is_error=msg.is_error,
+        tool_name=msg.name,
+    )
+
+
+def conversation_view(messages: list[Message], step_rewards: list[Any] | None = None) -> tuple[list[MessageView], list[dict[str, Any]]]:
+    """Messages with each tool result attached to the call it answers.
+
+    A result belongs to the nearest preceding call with its id (ids such as
+    ``call_0`` repeat across turns).  A result no call claims is "unknown
+    call"; a call without a result says "no result".  A tool message stays on
+    its own when a step reward points at it.
+    """
+    views = [_msg_view(i, m) for i, m in enumerate(messages)]
+    open_calls: dict[str, CallView] = {}
+    for v in views:
+        if v.role == "assistant" and v.calls:
+            for c in v.calls:
+                if c.id is not None:
+                    open_calls[c.id] = c  # the latest call with this id
+        elif v.role == "tool":
+            call = open_calls.get(v.tool_call_id or "") if v.tool_call_id is not None else None
+            if call is not None and call.result is None:
+                call.result = v
+                v.standalone = False
+                if not v.tool_name:
+                    v.tool_name = call.name
+            elif call is not None:
+                v.tool_name = v.tool_name or call.name
+            else:
+                v.unknown_call = v.tool_call_id is not None or not v.tool_name
+    unattributed: list[dict[str, Any]] = []
+    for sr in step_rewards or []:
+        chip = {"step": sr.step_index, "kind": sr.kind, "reward": sr.reward, "text": fmt_signed(sr.reward)}
+        valid = [i for i in sr.message_indices if 0 <= i < len(views)]
+        if not valid:
+            unattributed.append(chip)
+        for i in valid:
+            # a tool result drawn inside its call carries its chips there
+            views[i].step_rewards.append(chip)
+    return views, unattributed
+
+
+def fmt_signed(value: float | None) -> str:
+    """A reward with its sign."""
+    if value is None:
+        return "–"
+    return ("+" if value > 0 else "") + fmt(value)
+
+
+def _prompt_view(p: Prompt | None) -> PromptView | None:
+    if p is None:
+        return None
+    if p.messages is None:
+        return PromptView(key=p.key, missing=True, system=[], messages=[], reward_text=None, metadata_json=None)
+    views = [_msg_view(-1, m) for m in p.messages]
+    system = [v for v in views if v.role == "system"]
+    for v in system:
+        v.text.folded = True
+        v.text.summary = fold_summary(v.text.text)
+    others = [v for v in views if v.role != "system"]
+    last_user = next((m.content for m in reversed(p.messages) if m.role == "user"), None)
+    rt = text_view(p.reward_text) if p.reward_text is not None and p.reward_text != last_user else None
+    meta = pretty_json(p.metadata) if p.metadata is not None else None
+    return PromptView(key=p.key, missing=False, system=system, messages=others, reward_text=rt, metadata_json=meta)
+
+
+def _prompt_preview(p: Prompt | None) -> str:
+    if p is None:
+        return ""
+    if p.messages is None:
+        return f"{p.key} (prompt record not received)"
+    last = next((m for m in reversed(p.messages) if m.role == "user"), None)
+    text = last.content if last else (p.messages[-1].content if p.messages else "")
+    text = " ".join(text.split())
+    return text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _badges(m: Member, duplicate: bool, cut: bool) -> list[tuple[str, str]]:
+    b: list[tuple[str, str]] = []
+    if m.tool_errors:
+        b.append(("bad", f"{m.tool_errors} tool error" + ("s" if m.tool_errors > 1 else "")))
+    if m.truncated:
+        b.append(("warn", "truncated"))
+    if m.skip_reason:
+        b.append(("bad", f"skipped: {m.skip_reason}"))
+    elif m.eligible is False:
+        b.append(("bad", "skipped"))
+    if m.trained is True:
+        b.append(("good", "trained"))
+    elif m.trained is None:
+        b.append(("unknown", "unknown execution"))
+    if duplicate:
+        b.append(("info", "duplicate"))
+    if cut:
+        b.append(("info", "cut"))
+    for extra in m.badges:
+        b.append(("info", extra))
+    return b
+
+
+def _sort_key(m: Member) -> tuple[int, float, int]:
+    r = m.reward
+    return (1, 0.0, m.member) if r is None else (0, -r, m.member)
+
+
+def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
+    """Everything a group panel shows."""
+    members = sorted(g.members, key=_sort_key)
+    texts: dict[str, int] = {}
+    if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
+        for m in members:
+            t = m.full_text()
+            texts[t] = texts.get(t, 0) + 1
+    rewards = g.rewards()
+    rmin = min(rewards) if rewards else None
+    rmax = max(rewards) if rewards else None
+    mean = sum(rewards) / len(rewards) if rewards else None
+    std = math.sqrt(sum((r - mean) ** 2 for r in rewards) / len(rewards)) if rewards and mean is not None else None
+    max_adv = max((abs(m.advantage) for m in members if m.advantage is not None), default=0.0)
+    anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
+    mviews = []
+    for m in members:
+        text = m.full_text()
+        dup = g.id is not None and texts.get(text, 0) > 1
+        cut = cut_chars(m.completion) is not None if m.completion is not None else any_cut_member(m)
+        msgs = None
+        unattributed: list[dict[str, Any]] = []
+        if m.messages is not None:
+            msgs, unattributed = conversation_view(m.messages, m.step_rewards)
+        adv_bar = None
+        if m.advantage is not None and max_adv > 0:
+            w = abs(m.advantage) / max_adv * 50
+            adv_bar = (50.0 if m.advantage >= 0 else 50.0 - w, w)
+        tools = sorted({c.name for msg in (m.messages or []) for c in msg.tool_calls})
+        search = text
+        if with_prompt_per_member and m.prompt and m.prompt.messages:
+            search = "\n".join(x.content for x in m.prompt.messages) + "\n" + search
+        mviews.append(
+            MemberView(
+                m=m,
+                anchor=f"{anchor}-m{m.member}",
+                badges=_badges(m, dup, cut),
+                adv_bar=adv_bar,
+                messages=msgs,
+                completion=text_view(m.completion) if m.completion is not None else None,
+                unattributed=unattributed,
+                metadata_json=pretty_json(m.metadata) if m.metadata not in (None, {}) else None,
+                search_text=search,
+                duplicate=dup,
+                cut=cut,
+                tools=tools,
+            )
+        )
+    bars = []
+    if rewards and rmin is not None and rmax is not None:
+        span = rmax - rmin
+        n = len(members)
+        for i, m in enumerate(members):
+            if m.reward is None:
+                continue
+            h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
+            cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
+            bars.append((i * 100 / n, h, cls))
+    label = f"group {g.id}" if g.id is not None else "rollouts"
+    return GroupView(
+        g=g,
+        anchor=anchor,
+        label=label,
+        prompt=None if with_prompt_per_member else _prompt_view(g.prompt),
+        members=mviews,
+        bars=bars,
+        reward_min=rmin,
+        reward_max=rmax,
+        reward_mean=mean,
+        reward_std=std,
+        trained=sum(1 for m in members if m.trained),
+        zero_signal=any(m.skip_reason == "zero_signal" for m in members),
+        preview=_prompt_preview(g.prompt or (members[0].prompt if members else None)),
+    )
+
+
+def any_cut_member(m: Member) -> bool:
+    """Whether any text of a conversation member was cut by the exporter."""
+    for msg in m.messages or ():
+        if cut_chars(msg.content) is not None or any(any_cut(c.arguments) for c in msg.tool_calls):
+            return True
+    return cut_chars(m.judge_explanation) is not None or any_cut(m.metadata)
+
+
+def member_prompt_view(m: Member) -> PromptView | None:
+    """PPO members each show their own prompt."""
+    return _prompt_view(m.prompt)
+
+
+def iteration_context(
+    run: Run, it: Iteration, prev_ref: IterationRef | None, next_ref: IterationRef | None
+) -> dict[str, Any]:
+    """The template context of an iteration page."""
+    ref = it.ref
+    per_member_prompt = any(g.id is None for g in it.groups)
+    groups = [group_view(g, i, per_member_prompt and g.id is None) for i, g in enumerate(it.groups)]
+    reasons = sorted({m.skip_reason for g in it.groups for m in g.members if m.skip_reason})
+    tools = sorted({t for gv in groups for mv in gv.members for t in mv.tools})
+    return {
+        "run": run,
+        "ref": ref,
+        "it": it,
+        "groups": groups,
+        "prev": prev_ref,
+        "next": next_ref,
+        "skip_reasons": reasons,
+        "tool_names": tools,
+        "member_prompt": member_prompt_view,
+        "n_members": sum(len(g.members) for g in it.groups),
+    }

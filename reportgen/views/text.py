@@ -1,0 +1,104 @@
+"""Text helpers shared by the views: cuts, folding, numbers, JSON for pages."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import orjson
+
+CUT_RE = re.compile(r"…\[\+(\d+) chars\]$")
+FOLD_LINES = 20
+
+
+def cut_chars(text: str | None) -> int | None:
+    """Characters removed by the exporter's cut (``…[+N chars]``), or None."""
+    if not text:
+        return None
+    m = CUT_RE.search(text)
+    return int(m.group(1)) if m else None
+
+
+def any_cut(value: Any, depth: int = 0) -> bool:
+    """Whether any string inside a JSON value carries a cut marker."""
+    if depth > 200:
+        return False
+    if isinstance(value, str):
+        return cut_chars(value) is not None
+    if isinstance(value, dict):
+        return any(any_cut(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(any_cut(v, depth + 1) for v in value)
+    return False
+
+
+def line_count(text: str) -> int:
+    """Number of lines of a text."""
+    return text.count("\n") + 1 if text else 0
+
+
+def fold_summary(text: str) -> str:
+    """Summary of a folded text: its first two lines and its size."""
+    lines = text.split("\n", 2)
+    head = " ⏎ ".join(x.strip() for x in lines[:2])
+    if len(head) > 160:
+        head = head[:160] + "…"
+    return f"{head} ({line_count(text)} lines)"
+
+
+def fmt(value: float | int | None, digits: int = 3) -> str:
+    """A metric for display: 3 decimals, integers as they are, null as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        return "–"
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    if value != 0 and (abs(value) < 10 ** (-digits) or abs(value) >= 1e9):
+        return f"{value:.{digits}g}"
+    return f"{value:.{digits}f}"
+
+
+def pretty_json(value: Any) -> str:
+    """Indented JSON of any value, never failing (big ints, NaN, depth)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        import json
+
+        try:
+            return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        except (ValueError, RecursionError):
+            return repr(value)[:100000]
+
+
+_SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(value: Any) -> str:
+    """JSON safe to put inside a <script> element (no </script>, no <!--)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode().translate(_SCRIPT_ESCAPES)
+
+
+def strict_json_value(value: Any) -> Any:
+    """Replace non-finite floats by None, recursively (for strict JSON out)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: strict_json_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strict_json_value(v) for v in value]
+    return value
+
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def safe_name(text: str) -> str:
+    """A file-name component made from input (tinker's own sanitising rule)."""
+    return _SAFE_NAME.sub("_", text).strip("._") or "unnamed"
