@@ -82,7 +82,9 @@ def main() -> None:
 
 @main.command()
 @click.argument("source")
-@click.option("-o", "--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the site to.")
+@click.option(
+    "-o", "--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the site to."
+)
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site.")

@@ -117,9 +117,7 @@ def _prepare_staging(out: Path, force: bool) -> Path:
     if out.is_symlink():
         raise OutputError(f"{out} is a symbolic link; refusing to replace it")
     if out.is_dir() and any(out.iterdir()) and not is_site(out) and not force:
-        raise OutputError(
-            f"{out} is not empty and is not a reportgen site; choose another folder or pass --force"
-        )
+        raise OutputError(f"{out} is not empty and is not a reportgen site; choose another folder or pass --force")
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
     staging = parent / f".{out.name}.reportgen-tmp-{os.getpid()}"

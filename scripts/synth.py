@@ -39,9 +39,7 @@ class ObserveWriter:
         t = self._time()
         for i, body in enumerate(bodies):
             rec = dict(body)
-            rec.update(
-                v=1, segment=self.segment, time=t, batch_id=self.batch_id, batch_index=i, batch_len=len(bodies)
-            )
+            rec.update(v=1, segment=self.segment, time=t, batch_id=self.batch_id, batch_index=i, batch_len=len(bodies))
             self.out.write(json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.batch_id += 1
 
@@ -178,7 +176,10 @@ def agent_update(w: ObserveWriter, rng: random.Random, n: int, scenarios: int, s
                     "type": "prompt",
                     "key": key,
                     "messages": [
-                        {"role": "system", "content": "You are a helpful assistant with tools.\nget_forecast(city, day)"},
+                        {
+                            "role": "system",
+                            "content": "You are a helpful assistant with tools.\nget_forecast(city, day)",
+                        },
                         {"role": "user", "content": f"What's the weather in {city} tomorrow? One sentence."},
                     ],
                     "metadata": {"rubric": "Must call get_forecast and quote a temperature.", "topic": "weather"},
@@ -199,27 +200,48 @@ def agent_update(w: ObserveWriter, rng: random.Random, n: int, scenarios: int, s
                 }
             ]
             if error:
-                msgs.append({"role": "tool", "content": "error: service unavailable", "tool_call_id": "call_0", "is_error": True})
+                msgs.append(
+                    {
+                        "role": "tool",
+                        "content": "error: service unavailable",
+                        "tool_call_id": "call_0",
+                        "is_error": True,
+                    }
+                )
                 msgs.append(
                     {
                         "role": "assistant",
                         "content": "",
-                        "tool_calls": [{"id": "call_0", "name": "get_forecast", "arguments": {"city": city, "day": "tomorrow", "retry": 1}}],
+                        "tool_calls": [
+                            {
+                                "id": "call_0",
+                                "name": "get_forecast",
+                                "arguments": {"city": city, "day": "tomorrow", "retry": 1},
+                            }
+                        ],
                     }
                 )
             hi = rng.randrange(5, 30)
             msgs.append(
-                {"role": "tool", "content": json.dumps({"high_c": hi, "low_c": hi - 7, "sky": "sunny"}), "tool_call_id": "call_0"}
+                {
+                    "role": "tool",
+                    "content": json.dumps({"high_c": hi, "low_c": hi - 7, "sky": "sunny"}),
+                    "tool_call_id": "call_0",
+                }
             )
             good = rng.random() < 0.6
             msgs.append(
                 {
                     "role": "assistant",
-                    "content": f"Tomorrow {city} will be sunny, up to {hi} °C." if good else f"It will be fine in {city}.",
+                    "content": f"Tomorrow {city} will be sunny, up to {hi} °C."
+                    if good
+                    else f"It will be fine in {city}.",
                 }
             )
             terminal = 1.0 if good else 0.0
-            steps = [{"step_index": 1, "kind": "tool_result", "reward": -0.25 if error else 0.25, "message_indices": [1]}]
+            steps = [
+                {"step_index": 1, "kind": "tool_result", "reward": -0.25 if error else 0.25, "message_indices": [1]}
+            ]
             if rng.random() < 0.3:
                 steps.append({"step_index": 5, "kind": "context", "reward": 0.0, "message_indices": []})
             raw = terminal + sum(x["reward"] for x in steps)
@@ -268,7 +290,13 @@ def agent_update(w: ObserveWriter, rng: random.Random, n: int, scenarios: int, s
             )
     w.batch([{"type": "selection", "update": n, "entries": entries}])
     w.batch(
-        [{"type": "outcome", "update": n, "entries": [{"group": e["group"], "member": e["member"], "trained": e["eligible"]} for e in entries]}]
+        [
+            {
+                "type": "outcome",
+                "update": n,
+                "entries": [{"group": e["group"], "member": e["member"], "trained": e["eligible"]} for e in entries],
+            }
+        ]
     )
     rewards = [r["reward"] for r in rollouts]
     mean = sum(rewards) / len(rewards) if rewards else 0.0
@@ -285,7 +313,11 @@ def agent_update(w: ObserveWriter, rng: random.Random, n: int, scenarios: int, s
                     "batch/trained_fraction": round(sum(e["eligible"] for e in entries) / max(len(entries), 1), 6),
                     "completions/length_mean": round(rng.uniform(40, 90), 3),
                     "policy/kl": round(abs(rng.gauss(0.001 * n, 0.0005)), 6),
-                    "agent/turns_per_traj_mean": round(sum(sum(1 for m in r["messages"] if m["role"] == "assistant") for r in rollouts) / max(len(rollouts), 1), 6),
+                    "agent/turns_per_traj_mean": round(
+                        sum(sum(1 for m in r["messages"] if m["role"] == "assistant") for r in rollouts)
+                        / max(len(rollouts), 1),
+                        6,
+                    ),
                     "agent/tool_calls_per_traj": round(sum(calls) / max(len(calls), 1), 6),
                     "agent/failed_fraction": round(1 - len(rollouts) / (scenarios * size), 6),
                     "agent/tool_error_fraction": round(rng.random() * 0.3, 6),

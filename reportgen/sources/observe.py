@@ -33,7 +33,6 @@ from ..model import (
     IterationRef,
     Member,
     Message,
-    MetricTable,
     Prompt,
     Run,
     StepReward,
@@ -428,9 +427,9 @@ class ObserveReader:
             key = key if isinstance(key, str) else ""
             if key not in prompts:
                 prompts[key] = self._prompt(seg, key)
-            member = _member(rec, selection.get((g, m)), outcome.get((g, m)))
-            member.prompt = prompts[key]
-            groups.setdefault(g, []).append(member)
+            mem = _member(rec, selection.get((g, m)), outcome.get((g, m)))
+            mem.prompt = prompts[key]
+            groups.setdefault(g, []).append(mem)
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
             warnings.append(f"prompt record not received for {', '.join(missing)}")

@@ -612,9 +612,7 @@ def lognode_from_json(obj: Any) -> LogNode:
         strings = [c for c in children if isinstance(c, str)]
         node.raw_html = any(_RAW_CHARS.search(s) for s in strings)
         if depth >= MAX_DEPTH and any(isinstance(c, dict) for c in children):
-            node.children = [
-                c if node.raw_html else html.unescape(c) for c in strings
-            ]
+            node.children = [c if node.raw_html else html.unescape(c) for c in strings]
             node.children.append(LogNode("p", {"class": "lt-cut"}, [f"[nesting deeper than {MAX_DEPTH} levels cut]"]))
             continue
         out: list[LogNode | str] = []

@@ -28,8 +28,8 @@ def model_file_name(model: str | None) -> str | None:
 
 def index_context(run: Run, title: str) -> dict[str, Any]:
     """What the index page shows."""
-    columns = OBSERVE_COLUMNS if run.format == "observe" else TINKER_COLUMNS
-    columns = tuple(c for c in columns if run.metrics.has_finite(c)) or columns[:1]
+    wanted: tuple[str, ...] = OBSERVE_COLUMNS if run.format == "observe" else TINKER_COLUMNS
+    columns = tuple(c for c in wanted if run.metrics.has_finite(c)) or wanted[:1]
     rows = []
     for ref in run.iterations:
         rows.append(
@@ -45,8 +45,8 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
         prefix = run.eval_metric_prefix.get(label)
         cols = []
         if prefix is not None:
-            wanted = [f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct", f"{prefix}/env/all/format"]
-            cols = [c for c in wanted if run.metrics.has_finite(c)]
+            names = [f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct", f"{prefix}/env/all/format"]
+            cols = [c for c in names if run.metrics.has_finite(c)]
         evals.append(
             {
                 "label": label,

@@ -134,7 +134,9 @@ def _msg_view(index: int, msg: Message) -> MessageView:
     )
 
 
-def conversation_view(messages: list[Message], step_rewards: list[Any] | None = None) -> tuple[list[MessageView], list[dict[str, Any]]]:
+def conversation_view(
+    messages: list[Message], step_rewards: list[Any] | None = None
+) -> tuple[list[MessageView], list[dict[str, Any]]]:
     """Messages with each tool result attached to the call it answers.
 
     A result belongs to the nearest preceding call with its id (ids such as

@@ -41,7 +41,9 @@ def _section(title: str, level: int, body: list[Any]) -> dict[str, Any]:
 def _table(caption: str, rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
     head = _node("thead", None, [_node("tr", None, [_node("th", None, ["key"]), _node("th", None, ["value"])])])
     body = _node(
-        "tbody", None, [_node("tr", None, [_node("td", None, [_esc(k)]), _node("td", None, [_esc(v)])]) for k, v in rows]
+        "tbody",
+        None,
+        [_node("tr", None, [_node("td", None, [_esc(k)]), _node("td", None, [_esc(v)])]) for k, v in rows],
     )
     return [_node("div", "lt-table-caption", [_esc(caption)]), _node("table", "lt-table", [head, body])]
 
@@ -113,7 +115,11 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
             if m.metadata not in (None, {}):
                 meta = orjson.dumps(m.metadata, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
                 inner.append(
-                    _node("details", "lt-details", [_node("summary", None, ["metadata"]), _node("pre", "lt-details-body", [_esc(meta)])])
+                    _node(
+                        "details",
+                        "lt-details",
+                        [_node("summary", None, ["metadata"]), _node("pre", "lt-details-body", [_esc(meta)])],
+                    )
                 )
             body.append(_section(f"Member {m.member}", 3, inner))
         label = f"Group {g.id}" if g.id is not None else "Rollouts"

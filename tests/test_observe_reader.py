@@ -1,0 +1,355 @@
+"""The observe reader against the edge cases of the spec's section 7."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reportgen.errors import InputError
+from reportgen.sources.observe import ObserveReader
+from reportgen.storage import Storage
+
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def read(directory: Path):
+    reader = ObserveReader(Storage(str(directory)))
+    run = reader.scan()
+    return reader, run
+
+
+def numbers(run):
+    return [(r.number, r.segment) for r in run.iterations]
+
+
+def simple(o: Obs, n: int, *texts: str, group: int | None = 0) -> None:
+    o.batch(o.prompt(), *[o.rollout(n, group, i, t) for i, t in enumerate(texts)])
+    o.batch(o.outcome(n, *[(group, i, True) for i in range(len(texts))]))
+    o.batch(o.update(n, reward__mean=0.5))
+
+
+def test_examples_fixture_visible_updates():
+    reader, run = read(FIXTURES / "observe" / "examples")
+    assert numbers(run) == [(1, 2), (2, 3)]
+    assert run.algorithm == "agent_grpo"
+    assert [s["visible"] for s in run.segments] == [False, False, True, True]
+    assert run.segments[2]["upto"] == 1
+    it = reader.load(run.iterations[1])
+    assert it.ref.status == "skipped"
+    reasons = sorted(m.skip_reason for g in it.groups for m in g.members)
+    assert reasons == ["truncated", "update_skipped"]
+
+
+def test_torn_last_line_left_unread(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "a")
+    d = o.write(tmp_path, tail='{"v":1,"type":"upd')
+    _, run = read(d)
+    assert numbers(run) == [(1, 0)]
+    assert any("incomplete" in w and "bytes" in w for w in run.warnings)
+
+
+def test_unfinished_last_batch_not_ingested(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "a")
+    o.batch(o.rollout(2, 0, 0, "x"), o.rollout(2, 0, 1, "y"))
+    o.lines.pop()  # the batch's second line never arrived
+    d = o.write(tmp_path)
+    reader, run = read(d)
+    assert numbers(run) == [(1, 0)]
+    assert any("unfinished" in w for w in run.warnings)
+
+
+def test_broken_off_batch_and_stray_line_counted(tmp_path):
+    o = Obs().run()
+    o.batch(o.rollout(1, 0, 0, "lost"), o.rollout(1, 0, 1, "lost too"))
+    o.lines.pop()  # broken off by the next batch
+    simple(o, 2, "kept")
+    o.lines.insert(2, '{"v":1,"type":"rollout","segment":0,"batch_id":99,"batch_index":3,"batch_len":5,"update":9}')
+    o.lines.insert(2, "not json at all")
+    d = o.write(tmp_path)
+    reader, run = read(d)
+    assert numbers(run) == [(2, 0)]
+    text = " ".join(run.warnings)
+    assert "2 unreadable or stray" in text
+    assert "1 batch(es) broken off" in text
+    it = reader.load(run.iterations[0])
+    assert [m.completion for g in it.groups for m in g.members] == ["kept"]
+
+
+def test_blank_lines_ignored_even_inside_a_batch(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "a", "b")
+    o.lines.insert(2, "   ")
+    o.lines.insert(0, "")
+    d = o.write(tmp_path)
+    reader, run = read(d)
+    assert numbers(run) == [(1, 0)]
+    assert not run.warnings
+    assert len(reader.load(run.iterations[0]).groups[0].members) == 2
+
+
+def test_other_version_is_an_error_naming_the_line(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "a")
+    o.lines.append('{"v":9,"type":"update","segment":0,"batch_id":9,"batch_index":0,"batch_len":1}')
+    d = o.write(tmp_path)
+    with pytest.raises(InputError) as err:
+        read(d)
+    assert err.value.line == 6
+    assert "observe.jsonl:6" in str(err.value)
+
+
+def test_other_version_without_header_is_an_error(tmp_path):
+    o = Obs().run()
+    o.lines.append('{"v":2,"type":"something"}')
+    d = o.write(tmp_path)
+    with pytest.raises(InputError):
+        read(d)
+
+
+def test_fresh_run_hides_everything_before(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "old one")
+    simple(o, 2, "old two")
+    o.run(algorithm="ppo")
+    simple(o, 1, "new one", group=None)
+    reader, run = read(o.write(tmp_path))
+    assert numbers(run) == [(1, 1)]
+    assert run.algorithm == "ppo"
+    it = reader.load(run.iterations[0])
+    assert [m.completion for g in it.groups for m in g.members] == ["new one"]
+
+
+def test_resume_supersedes_cumulatively(tmp_path):
+    o = Obs().run()
+    for n in (1, 2, 3, 4):
+        simple(o, n, f"s0 u{n}")
+    o.run(resumed=3)
+    simple(o, 4, "s1 u4")
+    simple(o, 5, "s1 u5")
+    o.run(resumed=1)
+    simple(o, 2, "s2 u2")
+    reader, run = read(o.write(tmp_path))
+    # segment 0 capped at 1 (min(3, 1)), segment 1 capped at 1 too: nothing of it left
+    assert numbers(run) == [(1, 0), (2, 2)]
+    assert reader.load(run.iterations[1]).groups[0].members[0].completion == "s2 u2"
+
+
+def test_spec_reader_example_resume(tmp_path):
+    o = Obs().run()
+    for n in (1, 2, 3):
+        o.batch(o.update(n))
+    o.run(resumed=1)
+    o.batch(o.update(2))
+    _, run = read(o.write(tmp_path))
+    assert numbers(run) == [(1, 0), (2, 1)]
+
+
+def test_prompts_are_keyed_per_segment(tmp_path):
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "segment zero prompt"), o.rollout(1, 0, 0))
+    o.batch(o.update(1))
+    o.run(resumed=1)
+    o.batch(o.rollout(2, 0, 0))  # its prompt record went down with a dropped batch
+    o.batch(o.update(2))
+    reader, run = read(o.write(tmp_path))
+    it = reader.load(run.iterations[1])
+    assert it.groups[0].prompt is not None and it.groups[0].prompt.messages is None
+    assert any("prompt record not received" in w for w in it.warnings)
+    first = reader.load(run.iterations[0])
+    assert first.groups[0].prompt.messages[0].content == "segment zero prompt"
+
+
+def test_merge_selection_and_outcome(tmp_path):
+    o = Obs().run(algorithm="agent_grpo")
+    conv = {"completion": None}
+    o.batch(
+        o.prompt("s:t"),
+        o.rollout(
+            1,
+            0,
+            0,
+            None,
+            prompt="s:t",
+            messages=[{"role": "assistant", "content": "a"}],
+            prefix=True,
+            **{k: v for k, v in conv.items() if v},
+        ),
+        o.rollout(1, 0, 1, None, prompt="s:t", messages=[{"role": "assistant", "content": "b"}]),
+        o.rollout(
+            1, 0, 2, None, prompt="s:t", messages=[], eligible=False, trained=False, skip_reason="unscored", reward=None
+        ),
+        o.rollout(1, 0, 4, None, prompt="s:t", messages=[{"role": "assistant", "content": "d"}]),
+    )
+    o.batch(
+        {
+            "type": "selection",
+            "update": 1,
+            "entries": [
+                {"group": 0, "member": 0, "advantage": 0.5, "eligible": True, "skip_reason": None},
+                {"group": 0, "member": 1, "advantage": 0.0, "eligible": False, "skip_reason": "zero_signal"},
+                {"group": 0, "member": 4, "advantage": -0.5, "eligible": True, "skip_reason": None},
+            ],
+        }
+    )
+    o.batch(o.outcome(1, (0, 0, True)))
+    o.batch(o.update(1))
+    reader, run = read(o.write(tmp_path))
+    members = {m.member: m for m in reader.load(run.iterations[0]).groups[0].members}
+    assert sorted(members) == [0, 1, 2, 4]  # member gap kept
+    assert members[0].trained is True and members[0].advantage == 0.5
+    assert members[1].trained is False and members[1].skip_reason == "zero_signal"
+    assert members[2].trained is False and members[2].reward is None
+    assert members[4].trained is None  # unknown execution: selected, never confirmed
+    assert members[4].advantage == -0.5
+
+
+def test_ppo_null_groups_and_advantage_bounds(tmp_path):
+    o = Obs().run(algorithm="ppo")
+    o.batch(
+        o.prompt("p:2", "two"),
+        o.prompt("p:0", "zero"),
+        o.rollout(1, None, 0, "x", prompt="p:2", advantage=2.0, advantage_min=1.0, advantage_max=3.0, eligible=True),
+        o.rollout(1, None, 1, "y", prompt="p:0", advantage=-1.0, eligible=True),
+    )
+    o.batch(o.outcome(1, (None, 0, True), (None, 1, True)))
+    o.batch(o.update(1))
+    reader, run = read(o.write(tmp_path))
+    it = reader.load(run.iterations[0])
+    assert len(it.groups) == 1 and it.groups[0].id is None
+    m0, m1 = it.groups[0].members
+    assert (m0.advantage_min, m0.advantage_max) == (1.0, 3.0)
+    assert m0.prompt.key == "p:2" and m1.prompt.key == "p:0"
+    assert m0.trained is True and m1.trained is True
+
+
+def test_missing_update_record_is_incomplete(tmp_path):
+    o = Obs().run()
+    o.batch(o.prompt(), o.rollout(1, 0, 0))
+    o.batch(o.update(2))
+    _, run = read(o.write(tmp_path))
+    assert [(r.number, r.status) for r in run.iterations] == [(1, "incomplete"), (2, "completed")]
+    assert run.iterations[0].has_texts and not run.iterations[1].has_texts
+    assert any("incomplete update" in w for w in run.warnings)
+
+
+def test_every_absent_texts_inferred(tmp_path):
+    o = Obs().run(every=None)
+    simple(o, 1, "a")
+    o.batch(o.update(2))
+    _, run = read(o.write(tmp_path))
+    assert run.every is None
+    assert [r.has_texts for r in run.iterations] == [True, False]
+
+
+def test_null_metrics_dropped_and_dropped_batches_warned(tmp_path):
+    o = Obs().run()
+    o.batch(o.update(1, reward__mean=None, policy__kl=0.1, observe__dropped_batches=0.0))
+    o.batch(o.update(2, reward__mean=0.5, observe__dropped_batches=3.0))
+    _, run = read(o.write(tmp_path))
+    assert run.metrics.get(1, "reward/mean") is None
+    assert run.metrics.get(2, "reward/mean") == 0.5
+    assert run.dropped_batches == 3
+    assert "3 export batch(es) were dropped" in run.warnings[0]
+
+
+def test_big_seed_exact_and_cut_text(tmp_path):
+    big = 2**53 + 1
+    o = Obs().run()
+    o.batch(o.prompt(), o.rollout(1, 0, 0, "abc…[+3 chars]", seed=big))
+    o.batch(o.update(1))
+    reader, run = read(o.write(tmp_path))
+    m = reader.load(run.iterations[0]).groups[0].members[0]
+    assert m.seed == big and isinstance(m.seed, int)
+
+
+def test_unknown_types_and_fields_ignored(tmp_path):
+    o = Obs().run()
+    o.batch({"type": "telemetry", "whatever": 1})
+    o.batch(o.prompt(), o.rollout(1, 0, 0, "a", new_field={"x": 1}))
+    o.batch(o.update(1))
+    reader, run = read(o.write(tmp_path))
+    assert numbers(run) == [(1, 0)] and not run.warnings
+
+
+def test_duplicate_records_last_wins(tmp_path):
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "first"), o.rollout(1, 0, 0, "first"))
+    o.batch(o.prompt("p:0", "second"), o.rollout(1, 0, 0, "second"))
+    o.batch(o.update(1, reward__mean=0.1))
+    o.batch(o.update(1, reward__mean=0.2))
+    reader, run = read(o.write(tmp_path))
+    it = reader.load(run.iterations[0])
+    assert [m.completion for m in it.groups[0].members] == ["second"]
+    assert it.groups[0].prompt.messages[0].content == "second"
+    assert run.metrics.get(1, "reward/mean") == 0.2
+
+
+def test_empty_directory_is_an_empty_export(tmp_path):
+    _, run = read(tmp_path)
+    assert run.iterations == []
+
+
+def test_invalid_utf8_replaced_and_warned(tmp_path):
+    o = Obs().run()
+    simple(o, 1, "PLACEHOLDER")
+    d = o.write(tmp_path)
+    p = d / "observe.jsonl"
+    p.write_bytes(p.read_bytes().replace(b"PLACEHOLDER", b"bad \xff byte"))
+    reader, run = read(d)
+    assert any("invalid UTF-8" in w for w in run.warnings)
+    assert "\ufffd" in reader.load(run.iterations[0]).groups[0].members[0].completion
+
+
+def test_step_rewards_and_tool_calls(tmp_path):
+    o = Obs().run(algorithm="agent_grpo")
+    msgs = [
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "call_0", "name": "search", "arguments": {"q": "x"}}],
+        },
+        {"role": "tool", "content": "no result", "tool_call_id": "call_1", "is_error": True},
+        {"role": "assistant", "content": "final"},
+    ]
+    o.batch(
+        o.prompt("s:0"),
+        o.rollout(
+            1,
+            0,
+            0,
+            None,
+            prompt="s:0",
+            messages=msgs,
+            prefix=False,
+            step_rewards=[
+                {"step_index": 2, "kind": "tool", "reward": 0.25, "message_indices": [0]},
+                {"step_index": 4, "kind": "x", "reward": -1, "message_indices": []},
+            ],
+            terminal_reward_raw=1.0,
+            judge_explanation="good",
+            metadata={"a": {"b": [1, 2]}},
+        ),
+    )
+    o.batch(o.update(1))
+    reader, run = read(o.write(tmp_path))
+    m = reader.load(run.iterations[0]).groups[0].members[0]
+    assert m.prefix is False and m.turns == 2 and m.n_tool_calls == 1 and m.tool_errors == 1
+    assert m.messages[0].tool_calls[0].arguments == {"q": "x"}
+    assert [s.message_indices for s in m.step_rewards] == [[0], []]
+    assert m.terminal_reward_raw == 1.0 and m.judge_explanation == "good"
+
+
+def test_input_is_not_modified(tmp_path):
+    import hashlib
+
+    from reportgen.site import build
+
+    src = FIXTURES / "observe" / "examples" / "observe.jsonl"
+    before = hashlib.sha256(src.read_bytes()).hexdigest()
+    build(str(src), tmp_path / "site")
+    assert hashlib.sha256(src.read_bytes()).hexdigest() == before

@@ -1,0 +1,182 @@
+"""The observe site, read the way a user reads it (BeautifulSoup)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from reportgen.site import build
+
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def find_conversations(node):
+    """tinker's documented snippet, verbatim."""
+    results = []
+    if isinstance(node, dict):
+        if node.get("data", {}).get("type") == "conversation":
+            results.append(node["data"])
+        for child in node.get("children", []):
+            if isinstance(child, dict):
+                results.extend(find_conversations(child))
+    return results
+
+
+def all_site_text(site: Path) -> str:
+    return "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in site.rglob("*")
+        if p.suffix in (".html", ".json", ".js") and "assets" not in p.parts
+    )
+
+
+@pytest.fixture(scope="module")
+def examples_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    build(str(FIXTURES / "observe" / "examples"), out)
+    return out
+
+
+def test_layout(examples_site):
+    names = sorted(p.name for p in examples_site.iterdir())
+    assert names == [
+        ".nojekyll",
+        ".reportgen-site",
+        "assets",
+        "index.html",
+        "train_iteration_000001.html",
+        "train_iteration_000001_logtree.json",
+        "train_iteration_000002.html",
+        "train_iteration_000002_logtree.json",
+    ]
+    assert (examples_site / "assets" / "reportgen.css").is_file()
+
+
+def test_index_lists_updates_and_header(examples_site):
+    s = soup(examples_site / "index.html")
+    text = s.get_text(" ")
+    assert "agent_grpo" in text
+    assert "qwen3-4b-instruct-2507-q4_k_m.gguf" in text and "/models/" not in s.find("dl").get_text()
+    rows = s.select("#iterations tbody tr")
+    assert [r.find("td").get_text(strip=True) for r in rows] == ["1", "2"]
+    assert rows[0].find("a")["href"] == "train_iteration_000001.html"
+    assert "skipped" in rows[1].get_text()
+
+
+def test_every_visible_text_on_its_page_and_logtree(examples_site):
+    page = soup(examples_site / "train_iteration_000001.html").get_text()
+    for text in (
+        "Tomorrow Paris will be sunny, between 13 and 21 °C.",
+        "error: unknown day '2026-03-16'",
+        "I could not get tomorrow's forecast for Paris.",
+        "Called get_forecast and quoted both temperatures.",
+        "get_forecast",
+        "tool_error",
+    ):
+        assert text in page
+    tree = json.loads((examples_site / "train_iteration_000001_logtree.json").read_text())
+    convs = find_conversations(tree["root"])
+    assert len(convs) == 2
+    finals = [c["messages"][-1]["content"] for c in convs]
+    assert "Tomorrow Paris will be sunny, between 13 and 21 °C." in finals
+    first = convs[0]["messages"]
+    assert first[0]["role"] == "system" and first[1]["role"] == "user"  # prefix prepended
+    calls = [m for c in convs for m in c["messages"] if m.get("tool_calls")]
+    assert calls[0]["tool_calls"][0]["function"]["name"] == "get_forecast"
+    assert json.loads(calls[0]["tool_calls"][0]["function"]["arguments"])["city"] == "Paris"
+
+
+def test_hidden_and_superseded_texts_appear_nowhere(examples_site):
+    everything = all_site_text(examples_site)
+    # segment 0 (PPO) and 1 (GRPO) are hidden by fresh runs
+    assert "Paris is the capital of France." not in everything
+    assert "17 * 23 = 391." not in everything
+    # segment 2's update 2 (prefix false) is superseded by segment 3's resume
+    assert "# Tools" not in everything
+    assert "Quoted a temperature." not in everything
+
+
+def test_badges_and_states(examples_site):
+    s = soup(examples_site / "train_iteration_000002.html")
+    chips = [c.get_text() for c in s.select(".member .chip")]
+    assert "truncated" in chips and "skipped: update_skipped" in chips
+    assert "unknown execution" not in chips  # both have trained false
+    head = s.select_one(".it-head").get_text()
+    assert "skipped" in head
+    s1 = soup(examples_site / "train_iteration_000001.html")
+    assert "1 tool error" in [c.get_text() for c in s1.select(".chip")]
+    assert s1.select_one("#g0-m0") is not None
+
+
+def test_nav_links(examples_site):
+    s1 = soup(examples_site / "train_iteration_000001.html")
+    assert s1.select_one("#nav-next")["href"] == "train_iteration_000002.html"
+    assert s1.select_one("#nav-prev") is None
+    s2 = soup(examples_site / "train_iteration_000002.html")
+    assert s2.select_one("#nav-prev")["href"] == "train_iteration_000001.html"
+
+
+def test_hostile_text_is_escaped(tmp_path):
+    evil = "<script>alert(1)</script><img src=x onerror=alert(2)>{{ 7*7 }}</script><!--"
+    o = Obs().run()
+    o.batch(o.prompt("p:<b>", evil), o.rollout(1, 0, 0, evil, prompt="p:<b>"))
+    o.batch(o.update(1, **{"reward__mean": 0.5}))
+    d = o.write(tmp_path / "src")
+    out = tmp_path / "site"
+    build(str(d), out)
+    for page in out.glob("*.html"):
+        s = soup(page)
+        assert not [t for t in s.find_all("script") if not t.get("src") and t.get("type") != "application/json"]
+        assert not s.find("img")
+        assert not any(a for t in s.find_all(True) for a in t.attrs if a.startswith("on"))
+    text = soup(out / "train_iteration_000001.html").get_text()
+    assert evil in text
+
+
+def test_cut_text_is_shown_as_cut(tmp_path):
+    o = Obs().run()
+    o.batch(o.prompt(), o.rollout(1, 0, 0, "Let me compute…[+92 chars]"))
+    o.batch(o.update(1))
+    out = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), out)
+    s = soup(out / "train_iteration_000001.html")
+    assert "cut" in [c.get_text() for c in s.select(".chip")]
+    assert "92 more characters" in s.get_text()
+
+
+def test_failed_build_leaves_previous_site(tmp_path):
+    from reportgen.errors import InputError
+
+    o = Obs().run()
+    o.batch(o.prompt(), o.rollout(1, 0, 0, "first build"))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    out = tmp_path / "site"
+    build(str(src), out)
+    before = (out / "train_iteration_000001.html").read_bytes()
+    with open(src / "observe.jsonl", "a") as f:
+        f.write('{"v":7,"type":"update","segment":0,"batch_id":5,"batch_index":0,"batch_len":1}\n')
+    with pytest.raises(InputError):
+        build(str(src), out)
+    assert (out / "train_iteration_000001.html").read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if "reportgen-tmp" in p.name]
+
+
+def test_refuses_foreign_nonempty_folder(tmp_path):
+    from reportgen.errors import OutputError
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious")
+    with pytest.raises(OutputError):
+        build(str(FIXTURES / "observe" / "examples"), out)
+    assert (out / "thesis.tex").read_text() == "precious"

@@ -1,0 +1,648 @@
+"""TinkerReader on the trimmed tinker-cookbook fixtures (tests/fixtures/tinker)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reportgen.errors import InputError
+from reportgen.model import LogNode, Run
+from reportgen.sources.tinker import (
+    MAX_DEPTH,
+    TinkerReader,
+    lognode_from_json,
+    looks_like_tinker,
+    sanitize_label,
+)
+from reportgen.storage import Storage
+
+FIX = Path(__file__).parent / "fixtures" / "tinker"
+
+
+def copy_fixture(name: str, tmp_path: Path) -> Path:
+    dst = tmp_path / name
+    shutil.copytree(FIX / name, dst)
+    return dst
+
+
+def scan(path: Path | str) -> tuple[TinkerReader, Run]:
+    reader = TinkerReader(Storage(str(path)))
+    return reader, reader.scan()
+
+
+def ref_summary(run: Run) -> dict[str, Any]:
+    """What the index shows, without paths (compare runs across layouts/storages)."""
+
+    def refs(rs: list) -> list[tuple]:
+        return [
+            (r.kind, r.label, r.number, r.status, r.has_texts, r.rollouts, r.reward_mean, sorted(r.headline.items()))
+            for r in rs
+        ]
+
+    return {
+        "iterations": refs(run.iterations),
+        "evals": {k: refs(v) for k, v in sorted(run.evals.items())},
+        "prefix": run.eval_metric_prefix,
+    }
+
+
+def write_jsonl(path: Path, rows: list[Any]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+# ------------------------------------------------------------------ scan
+def test_scan_arith_sync_header_and_lists():
+    _, run = scan(FIX / "arith_sync")
+    assert run.format == "tinker"
+    assert run.title == "arith_sync"
+    assert run.model == "Qwen/Qwen3-8B"
+    assert run.algorithm == "importance_sampling"
+    assert run.config["eval_every"] == 2
+    for key, value in {
+        "learning_rate": 4e-05,
+        "lora_rank": 32,
+        "loss_fn": "importance_sampling",
+        "renderer_name": "qwen3_disable_thinking",
+        "max_tokens": 16,
+        "eval_every": 2,
+        "save_every": 2,
+        "num_groups_to_log": 4,
+        "groups_per_batch": 6,
+        "group_size": 4,
+        "mode": "sync",
+    }.items():
+        assert run.info[key] == value, key
+    assert run.info["crashed"] is False
+    assert run.info["resumed"] is False
+    assert run.info["completed"] is True
+    assert run.info["evaluators"] == 3
+    assert run.info["iterations"] == 6
+    assert run.warnings == []
+
+    nums = [r.number for r in run.iterations]
+    assert nums == [0, 1, 2, 3, 4, 5]  # every metrics step, sorted
+    assert [r.has_texts for r in run.iterations] == [True, True, True, False, False, False]
+    assert all(r.kind == "train" for r in run.iterations)
+    first = run.iterations[0]
+    assert first.rollouts == 24
+    assert first.reward_mean == pytest.approx(0.4041666666666666)
+    assert set(first.headline) == {
+        "env/all/reward/total",
+        "env/all/correct",
+        "optim/kl_sample_train_v1",
+        "optim/entropy",
+    }
+    assert first.locator["logtree"] == "iteration_000000/train_logtree.json"
+    assert any("final evaluation" in n for n in run.iterations[5].notes)
+
+    assert sorted(run.evals) == ["1", "arith-hard_v2_x", "test"]
+    assert [r.number for r in run.evals["test"]] == [0, 2, 5]
+    assert [r.number for r in run.evals["1"]] == [0, 2, 5]
+    assert [r.number for r in run.evals["arith-hard_v2_x"]] == [0]
+    t0 = run.evals["test"][0]
+    assert (t0.kind, t0.label, t0.has_texts, t0.rollouts) == ("eval", "test", True, 6)
+    assert t0.reward_mean == pytest.approx(0.3333333333333333)
+    assert run.evals["1"][0].reward_mean is None  # no metric prefix for an index label
+
+    assert sorted(run.timing) == [0, 1, 2, 3, 4]
+    assert run.code_diff and run.code_diff.startswith("### module: tinker_cookbook")
+
+
+def test_eval_label_metric_prefix():
+    _, run = scan(FIX / "arith_sync")
+    assert run.eval_metric_prefix == {"arith-hard_v2_x": "arith-hard v2/x", "test": "test"}
+    assert "1" not in run.eval_metric_prefix
+    assert run.evals["arith-hard_v2_x"][0].headline["env/all/correct"] == pytest.approx(1 / 3)
+
+
+def test_eval_prefix_synthetic(tmp_path):
+    write_jsonl(
+        tmp_path / "metrics.jsonl",
+        [
+            {
+                "step": 0,
+                "progress/batch": 0,
+                "arith-hard v2/x/env/all/correct": 0.5,
+                "my eval!/env/all/reward/total": 0.25,
+                "eval/by_step/test/env/all/reward/total": 0.1,
+                "env/all/reward/total": 0.3,
+            }
+        ],
+    )
+    d = tmp_path / "iteration_000000"
+    d.mkdir()
+    for name in ("eval_arith-hard_v2_x_logtree.json", "eval_my_eval_logtree.json", "eval_1_logtree.json"):
+        (d / name).write_text(json.dumps({"title": "t", "root": {"tag": "body", "attrs": {}, "children": []}}))
+    _, run = scan(tmp_path)
+    assert run.eval_metric_prefix == {"arith-hard_v2_x": "arith-hard v2/x", "my_eval": "my eval!"}
+    assert run.evals["my_eval"][0].reward_mean == 0.25
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [("arith-hard v2/x", "arith-hard_v2_x"), ("", "unnamed"), ("..a b..", "a_b"), ("test", "test"), ("1", "1")],
+)
+def test_sanitize_label(name, label):
+    assert sanitize_label(name) == label
+
+
+def test_checkpoints_final_and_rolling():
+    _, run = scan(FIX / "arith_sync")
+    cps = run.checkpoints
+    assert [c.name for c in cps] == ["000001", "000002", "000003", "000004", "000005", "final"]
+    assert [c.rolling for c in cps] == [True, False, True, False, True, False]
+    assert [c.final for c in cps] == [False] * 5 + [True]
+    assert cps[0].sampler_path is None and cps[0].state_path.endswith("/weights/000001")
+    assert cps[-1].batch == 5
+    assert set(cps[0].extra) == {"cumulative_tokens", "discarded_tokens"}
+    assert "rolling" not in cps[0].extra
+
+
+def test_checkpoint_final_flag(tmp_path):
+    write_jsonl(tmp_path / "checkpoints.jsonl", [{"name": "000004", "batch": 4, "final": True, "epoch": 1}])
+    write_jsonl(tmp_path / "metrics.jsonl", [{"step": 0}])
+    _, run = scan(tmp_path)
+    assert run.checkpoints[0].final is True
+    assert run.checkpoints[0].extra == {"epoch": 1}
+
+
+def test_nan_metric_and_duplicated_final_step():
+    _, run = scan(FIX / "arith_sync")
+    t = run.metrics
+    assert t.steps.count(5) == 1
+    row0 = t.steps.index(0)
+    assert math.isnan(t.columns["custom/nan_metric"][row0])
+    assert t.get(0, "custom/nan_metric") is None
+    # step 5: final-eval row and cost-totals row merged
+    assert t.get(5, "test/env/all/reward/total") is not None
+    assert t.get(5, "tokens/cumulative/sampled") == 811
+    assert t.get(5, "env/all/reward/total") is None
+
+
+def test_metrics_edge_cases(tmp_path):
+    lines = [
+        '{"step": 0, "a": 1, "b": NaN, "c": Infinity, "d": -Infinity, "flag": true, "s": "x", "n": null}',
+        '{"step": 0, "a": 2, "e": 3}',
+        '{"progress/batch": 1, "a": 5}',
+        '{"training_client/step": 2, "a": 6}',
+        '{"a": 7, "note": "no step"}',
+        "{not json",
+        "[1, 2]",
+        "",
+        '{"step": 3.0, "a": 8}',
+    ]
+    (tmp_path / "metrics.jsonl").write_text("\n".join(lines) + "\n")
+    _, run = scan(tmp_path)
+    t = run.metrics
+    assert t.steps == [0, 1, 2, 3]
+    assert t.get(0, "a") == 2  # later row wins
+    assert t.get(0, "e") == 3
+    for name in ("b", "c", "d"):
+        assert math.isnan(t.columns[name][0])
+    assert "flag" not in t.columns and "s" not in t.columns and "n" not in t.columns
+    assert (t.get(1, "a"), t.get(2, "a"), t.get(3, "a")) == (5, 6, 8)
+    assert run.info["unstepped_metrics"] == [{"a": 7}]
+    assert any(re.search(r"metrics\.jsonl:6: bad JSON", w) for w in run.warnings)
+    assert any("metrics.jsonl:7" in w for w in run.warnings)
+    assert [r.number for r in run.iterations] == [0, 1, 2, 3]
+
+
+def test_old_style_resume_without_truncation(tmp_path):
+    rows = [{"step": s, "progress/batch": s, "x": s} for s in (0, 1, 2, 1, 2, 3)]
+    write_jsonl(tmp_path / "metrics.jsonl", rows)
+    _, run = scan(tmp_path)
+    assert run.segments == [{"resumed_at": 1, "file": "metrics.jsonl", "truncated": False}]
+    assert run.info["resumed"] is True
+    assert run.metrics.steps == [0, 1, 2, 3]
+
+
+def test_resumed_run():
+    _, run = scan(FIX / "arith_resumed")
+    assert run.segments == [{"resumed_at": 2, "file": "metrics.jsonl.pre_resume_000002", "dropped_rows": 1}]
+    assert run.info["resumed"] is True
+    assert any("pre_resume_000002" in w for w in run.warnings)
+    assert [r.number for r in run.iterations] == [0, 1, 2, 3, 4, 5]
+    assert [r.segment for r in run.iterations] == [0, 0, 1, 1, 1, 1]
+    assert not any(r.has_texts for r in run.iterations)
+    # current metrics.jsonl wins over the backup
+    assert run.metrics.get(2, "env/all/reward/total") == pytest.approx(0.7875)
+    # duplicated timing step: the later line wins
+    lines = [json.loads(x) for x in (FIX / "arith_resumed" / "timing_spans.jsonl").read_text().splitlines()]
+    last2 = [x for x in lines if x["step"] == 2][-1]
+    assert run.timing[2] == last2["spans"]
+    assert len({c.state_path.split(":")[1] for c in run.checkpoints if c.state_path}) == 2
+
+
+def test_config_nan_and_bad_diff(tmp_path):
+    (tmp_path / "config.json").write_text('{"model_name": "m", "loss_fn": "ppo", "temperature": NaN}')
+    (tmp_path / "code.diff").write_bytes(b"diff \xff\xfe\n")
+    _, run = scan(tmp_path)
+    assert run.model == "m" and run.algorithm == "ppo"
+    assert math.isnan(run.config["temperature"])
+    assert "\ufffd" in run.code_diff
+    assert any("code.diff" in w and "UTF-8" in w for w in run.warnings)
+
+
+def test_looks_like_tinker(tmp_path):
+    for name in ("arith_sync", "arith_resumed", "calc_agent_multiturn", "flat_arith_sync"):
+        assert looks_like_tinker(Storage(str(FIX / name)))
+    assert not looks_like_tinker(Storage(str(tmp_path)))
+    (tmp_path / "config.json").write_text('{"model_name": "m"}')
+    assert not looks_like_tinker(Storage(str(tmp_path)))
+    (tmp_path / "config.json").write_text('{"loss_fn": "importance_sampling"}')
+    assert looks_like_tinker(Storage(str(tmp_path)))
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "eval_x_iteration_000003.html").write_text("x")
+    assert looks_like_tinker(Storage(str(other)))
+
+
+# --------------------------------------------------------------- layouts
+def _to_flat(src: Path, dst: Path) -> None:
+    """Rewrite an iteration_NNNNNN/ run with the flat names."""
+    dst.mkdir()
+    for p in src.iterdir():
+        if p.is_file():
+            shutil.copy(p, dst / p.name)
+            continue
+        n = p.name.split("_")[1]
+        for f in p.iterdir():
+            m = re.match(r"^(train|eval_.*?)(\.html|_logtree\.json|_rollout_summaries\.jsonl)$", f.name)
+            assert m, f.name
+            shutil.copy(f, dst / f"{m.group(1)}_iteration_{n}{m.group(2)}")
+
+
+def test_both_layouts_same_iterations(tmp_path):
+    flat = tmp_path / "flat"
+    _to_flat(FIX / "arith_sync", flat)
+    r_dir, run_dir = scan(FIX / "arith_sync")
+    r_flat, run_flat = scan(flat)
+    assert ref_summary(run_dir) == ref_summary(run_flat)
+    a = r_dir.load(run_dir.iterations[0])
+    b = r_flat.load(run_flat.iterations[0])
+    assert a.groups == b.groups
+    assert a.logtree == b.logtree
+
+
+def test_flat_fixture():
+    reader, run = scan(FIX / "flat_arith_sync")
+    assert [(r.number, r.has_texts) for r in run.iterations] == [(0, True), (1, True)]
+    assert {k: [r.number for r in v] for k, v in run.evals.items()} == {"1": [0], "test": [0]}
+    assert run.iterations[0].locator["summaries"] == "train_iteration_000000_rollout_summaries.jsonl"
+    it = reader.load(run.iterations[0])
+    assert [g.has_text for g in it.groups] == [True] + [False] * 5
+    # same summaries as the subdirectory layout
+    d_reader, d_run = scan(FIX / "arith_sync")
+    d_it = d_reader.load(d_run.iterations[0])
+    assert [[m.reward for m in g.members] for g in it.groups] == [[m.reward for m in g.members] for g in d_it.groups]
+
+
+def test_flat_names_wide_numbers_empty_and_underscored_labels(tmp_path):
+    root = {"tag": "body", "attrs": {}, "children": []}
+    for name in (
+        "eval__iteration_000000.html",
+        "eval__iteration_000000_logtree.json",
+        "eval_my_eval_x_iteration_000003_logtree.json",
+        "train_iteration_1234567_logtree.json",
+        "timing_gantt.html",
+    ):
+        (tmp_path / name).write_text(json.dumps({"title": "t", "root": root}))
+    summary = {"group_idx": 0, "traj_idx": 0, "total_reward": 1.0, "steps": []}
+    write_jsonl(tmp_path / "train_iteration_1234567_rollout_summaries.jsonl", [summary])
+    d = tmp_path / "iteration_1000000"
+    d.mkdir()
+    (d / "eval_a_b_logtree.json").write_text(json.dumps({"title": "t", "root": root}))
+    (d / "timing_gantt.html").write_text("x")
+    _, run = scan(tmp_path)
+    assert [r.number for r in run.iterations] == [1234567]
+    assert run.iterations[0].rollouts == 1
+    assert {k: [r.number for r in v] for k, v in run.evals.items()} == {"": [0], "my_eval_x": [3], "a_b": [1000000]}
+
+
+def test_eval_only_iteration_dir():
+    _, run = scan(FIX / "arith_sync")
+    # iteration_000005/ holds only eval files: no train page with texts
+    five = [r for r in run.iterations if r.number == 5][0]
+    assert not five.has_texts and five.locator is None
+    assert run.evals["test"][-1].number == 5
+
+
+def test_tmp_files_ignored(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    (run_dir / "iteration_000001" / ".train_logtree.json.1234.tmp").write_text("{partial")
+    (run_dir / ".train_iteration_000009_logtree.json.55.tmp").write_text("{partial")
+    (run_dir / ".metrics.jsonl.77.tmp").write_text("{partial")
+    d7 = run_dir / "iteration_000007"
+    d7.mkdir()
+    (d7 / ".eval_test_logtree.json.9.tmp").write_text("{")
+    reader, run = scan(run_dir)
+    assert ref_summary(run) == ref_summary(scan(FIX / "arith_sync")[1])
+    assert run.warnings == []
+    reader.load(run.iterations[1])
+
+
+# ----------------------------------------------------------------- load
+def test_load_arith_train_groups():
+    reader, run = scan(FIX / "arith_sync")
+    it = reader.load(run.iterations[0])
+    assert it.warnings == []
+    assert it.logtree == {
+        "title": "RL Iteration 0",
+        "started_at": "2026-11-29T07:39:28.476977",
+        "path": "/home/user/runs/arith_sync/iteration_000000/train.html",
+    }
+    assert isinstance(it.logtree_root, LogNode) and it.logtree_root.tag == "body"
+    assert [g.id for g in it.groups] == [0, 1, 2, 3, 4, 5]
+    assert [g.has_text for g in it.groups] == [True, True, False, False, False, False]
+    assert run.iterations[0].groups == 6
+    g0 = it.groups[0]
+    assert [m.role for m in g0.prompt.messages] == ["user", "assistant", "user"]
+    assert g0.prompt.messages[-1].content == "What is 44 + 47?"
+    assert len(g0.conversations) == 4
+    assert all([m.role for m in c] == ["assistant"] for c in g0.conversations)
+    rewards = [m.reward for m in g0.members]
+    assert rewards == sorted(rewards, reverse=True)
+    assert [m.member for m in g0.members] == [3, 1, 2, 0]
+    top, worst = g0.members[0], g0.members[-1]
+    assert top.badges == ["correct"]
+    assert worst.badges == ["incorrect", "bad format"]
+    assert worst.steps[0].metrics == {"format": 0.0, "correct": 0.0}
+    assert (top.sampling_step, top.tags, top.final_reward, top.final_ob_len) == (0, ["problems"], 0.0, 0)
+    # the responses differ and carry no index: none is attributed to a member
+    assert all(m.messages is None for m in g0.members)
+    assert it.groups[4].prompt is None and it.groups[4].conversations == []
+
+
+def test_load_calc_conversations_and_messages():
+    reader, run = scan(FIX / "calc_agent_multiturn")
+    it = reader.load(run.iterations[0])
+    g0 = it.groups[0]
+    assert [m.role for m in g0.prompt.messages] == ["system", "user"]
+    assert g0.prompt.messages[1].content == "Compute: 26 * 28"
+    assert len(g0.conversations) == 4
+    assert all(c[0].role == "assistant" for c in g0.conversations)  # prompt prefix moved out
+    # attributed through the env's assistant_content / tool_call logs
+    assert all(m.messages is not None for m in g0.members)
+    by_member = {m.member: m for m in g0.members}
+    m3 = by_member[3]
+    assert "parse_error" in m3.badges and "correct" in m3.badges
+    first = m3.messages[0]
+    assert [p.type for p in first.parts] == ["thinking", "text", "text"]
+    assert first.parts[0].text == "Two calls at once."
+    tc = first.tool_calls[0]
+    assert (tc.id, tc.name, tc.arguments) == (None, "calculator", '{"expression": "26 * 28"}')
+    assert first.unparsed_tool_calls[0].error.startswith("Invalid JSON")
+    assert "<tool_call>" in first.unparsed_tool_calls[0].raw_text
+    tool = m3.messages[1]
+    assert (tool.role, tool.name, tool.tool_call_id) == ("tool", "calculator", "")
+    assert by_member[1].messages[-1].parts[-1].text.endswith("The answer is 738.")
+    assert [g.has_text for g in it.groups] == [True, True, False]
+    assert len(it.groups[1].conversations) == 1
+
+
+def test_load_calc_eval_truncated():
+    reader, run = scan(FIX / "calc_agent_multiturn")
+    it = reader.load(run.evals["test"][0])
+    members = [m for g in it.groups for m in g.members]
+    trunc = [m for m in members if m.truncated]
+    assert len(trunc) == 1 and "stop/max_tokens" in trunc[0].badges
+    assert it.logtree["title"] == "Running evaluation test 0"
+
+
+def test_load_eval_without_summaries():
+    reader, run = scan(FIX / "arith_sync")
+    it = reader.load(run.evals["1"][0])
+    assert it.groups == [] and it.logtree["title"] == "Running evaluation  0"
+    assert reader.logtree_bytes(run.evals["1"][0]) == (FIX / "arith_sync/iteration_000000/eval_1_logtree.json").read_bytes()
+
+
+def test_async_style_no_logtrees(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    for p in run_dir.glob("iteration_*/train*"):
+        if not p.name.endswith("_rollout_summaries.jsonl"):
+            p.unlink()
+    rows = [json.loads(x) for x in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    for r in rows:  # async rows: training_client/step instead of progress/batch
+        if "progress/batch" in r:
+            r["training_client/step"] = r.pop("progress/batch")
+            del r["step"]
+    write_jsonl(run_dir / "metrics.jsonl", rows)
+    reader, run = scan(run_dir)
+    assert [r.number for r in run.iterations] == [0, 1, 2, 3, 4, 5]
+    ref = run.iterations[0]
+    assert ref.has_texts and ref.status == "completed"
+    assert any("no logtree" in n for n in ref.notes)
+    assert reader.logtree_bytes(ref) is None
+    it = reader.load(ref)
+    assert it.logtree is None and it.logtree_root is None
+    assert len(it.groups) == 6 and not any(g.has_text for g in it.groups)
+    assert all(len(g.members) == 4 for g in it.groups)
+
+
+EXC_NODE = {
+    "tag": "details",
+    "attrs": {"class": "lt-exc", "open": "open"},
+    "children": [
+        {"tag": "summary", "attrs": {}, "children": ["Exception: RuntimeError: sampler died"]},
+        {"tag": "pre", "attrs": {}, "children": ["Traceback (most recent call last):\n  ...\nRuntimeError: sampler died"]},
+    ],
+}
+
+
+def test_crashed_style_iteration(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    (run_dir / "iteration_000001" / "train_rollout_summaries.jsonl").unlink()
+    lt = run_dir / "iteration_000001" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    doc["root"]["children"].append(EXC_NODE)
+    lt.write_text(json.dumps(doc, indent=2))
+    reader, run = scan(run_dir)
+    ref = run.iterations[1]
+    assert ref.status == "crashed" and ref.has_texts
+    assert any("exception" in n for n in ref.notes)
+    assert run.info["crashed"] is True
+    it = reader.load(ref)
+    # groups rebuilt from the logtree's "Trajectory {i} Episode" sections
+    assert len(it.groups) == 1 and it.groups[0].has_text and it.groups[0].id == 0
+    m = it.groups[0].members
+    assert len(m) == 1 and m[0].member == 0
+    assert m[0].reward is not None and m[0].steps and m[0].steps[0].ob_len is not None
+    assert "correct" in m[0].steps[0].metrics
+    assert len(it.groups[0].conversations) == 2
+
+
+def test_crash_found_at_load(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    lt = run_dir / "iteration_000002" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    doc["root"]["children"].append(EXC_NODE)
+    lt.write_text(json.dumps(doc))
+    reader, run = scan(run_dir)
+    ref = run.iterations[2]
+    assert ref.status == "completed"  # summaries exist: scan does not open the logtree
+    reader.load(ref)
+    assert ref.status == "crashed"
+
+
+def test_bad_logtree_json_raises(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    (run_dir / "iteration_000001" / "train_logtree.json").write_text('{"title": "x", "root": ')
+    reader, run = scan(run_dir)
+    with pytest.raises(InputError) as exc:
+        reader.load(run.iterations[1])
+    assert exc.value.path.endswith("iteration_000001/train_logtree.json")
+
+
+def test_bad_summary_lines_warn(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    p = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"
+    lines = p.read_text().splitlines()
+    lines.insert(2, "{broken")
+    lines.insert(3, '"a string"')
+    p.write_text("\n".join(lines) + "\n")
+    reader, run = scan(run_dir)
+    it = reader.load(run.iterations[1])
+    assert sum(len(g.members) for g in it.groups) == 24
+    assert any("train_rollout_summaries.jsonl:3" in w for w in it.warnings)
+    assert any("train_rollout_summaries.jsonl:4" in w for w in it.warnings)
+
+
+# -------------------------------------------------------------- lognode
+def test_lognode_unescape_and_raw_html():
+    root = lognode_from_json(
+        {
+            "tag": "body",
+            "attrs": {"class": "lt-root"},
+            "children": [
+                {"tag": "p", "attrs": {"class": "lt-p"}, "children": ["&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#x27;q&#x27;"]},
+                {"tag": "div", "attrs": {}, "children": ["<b onclick='x()'>bold</b>"]},
+                {"tag": "div", "attrs": {}, "children": ["<i>dropped</i>"], "data": {"type": "conversation", "messages": []}},
+                {"tag": "div", "attrs": {"class": "answer"}, "children": ["plain &amp; simple"]},
+            ],
+        }
+    )
+    p, raw, conv, plain = root.children
+    assert isinstance(p, LogNode) and p.children == ["<script>alert(1)</script> & 'q'"] and not p.raw_html
+    assert isinstance(raw, LogNode) and raw.raw_html and raw.children == ["<b onclick='x()'>bold</b>"]
+    assert isinstance(conv, LogNode) and conv.children == [] and conv.data["type"] == "conversation"
+    assert isinstance(plain, LogNode) and plain.children == ["plain & simple"] and not plain.raw_html
+
+
+def test_lognode_robust_to_bad_nodes():
+    root = lognode_from_json(
+        {
+            "tag": None,
+            "attrs": {"class": 3, "x": None},
+            "children": [None, 5, {"children": "nope"}, {"tag": "weird-tag"}, ["list"]],
+        }
+    )
+    assert root.tag == "div" and root.attrs == {"class": "3", "x": "None"}
+    assert [c.tag for c in root.children if isinstance(c, LogNode)] == ["p", "div", "weird-tag", "p"]
+    assert lognode_from_json("just text").children == ["just text"]
+
+
+def test_lognode_depth_cut():
+    node: dict[str, Any] = {"tag": "div", "attrs": {}, "children": ["leaf"]}
+    for _ in range(MAX_DEPTH + 100):
+        node = {"tag": "section", "attrs": {}, "children": [node]}
+    root = lognode_from_json(node)
+    depth, n = 0, root
+    while n.children and isinstance(n.children[0], LogNode) and n.tag == "section":
+        n = n.children[0]
+        depth += 1
+    assert depth == MAX_DEPTH
+    assert "cut" in n.children[0] if isinstance(n.children[0], str) else "cut" in n.children[0].children[0]
+
+
+# ------------------------------------------------------------ storages
+def _load_all(reader: TinkerReader, run: Run) -> list[Any]:
+    out = []
+    for ref in run.iterations + [r for v in run.evals.values() for r in v]:
+        if ref.has_texts:
+            it = reader.load(ref)
+            out.append((ref.kind, ref.label, ref.number, it.groups, it.logtree, reader.logtree_bytes(ref)))
+    return out
+
+
+def _same_run(a: Run, b: Run) -> None:
+    assert ref_summary(a) == ref_summary(b)
+    assert a.title == b.title and a.model == b.model and a.config == b.config
+    assert a.checkpoints == b.checkpoints and a.timing == b.timing and a.code_diff == b.code_diff
+    assert a.segments == b.segments and a.info == b.info
+    assert a.metrics.steps == b.metrics.steps and a.metrics.names() == b.metrics.names()
+
+
+def test_memory_fs_same_run():
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    base = "/reportgen-test/arith_sync"
+    if fs.exists(base):
+        fs.rm(base, recursive=True)
+    src = FIX / "arith_sync"
+    for p in src.rglob("*"):
+        if p.is_file():
+            fs.pipe(f"{base}/{p.relative_to(src).as_posix()}", p.read_bytes())
+    try:
+        local_reader, local = scan(src)
+        mem_reader, mem = scan(f"memory://{base}")
+        assert mem.source == f"memory://{base}"
+        _same_run(local, mem)
+        assert _load_all(local_reader, local) == _load_all(mem_reader, mem)
+        assert looks_like_tinker(mem_reader.storage)
+    finally:
+        fs.rm(base, recursive=True)
+
+
+def _s3_available() -> bool:
+    try:
+        import boto3  # noqa: F401
+        import s3fs  # noqa: F401
+        from moto.server import ThreadedMotoServer  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _s3_available(), reason="moto[server], s3fs or boto3 not installed")
+def test_s3_source_through_moto(monkeypatch):
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    for k, v in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(k, v)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+        s3.create_bucket(Bucket="bucket")
+        src = FIX / "calc_agent_multiturn"
+        for p in src.rglob("*"):
+            if p.is_file():
+                s3.put_object(Bucket="bucket", Key=f"run/{p.relative_to(src).as_posix()}", Body=p.read_bytes())
+        storage = Storage("s3://bucket/run", storage_options={"client_kwargs": {"endpoint_url": endpoint}})
+        assert looks_like_tinker(storage)
+        s3_reader = TinkerReader(storage)
+        remote = s3_reader.scan()
+        local_reader, local = scan(src)
+        assert remote.title == "run"
+        remote.title = local.title
+        _same_run(local, remote)
+        assert _load_all(local_reader, local) == _load_all(s3_reader, remote)
+    finally:
+        server.stop()
