@@ -42,13 +42,15 @@ class _Progress:
             sys.stderr.flush()
 
 
-def run_build(source: str, out: str, fmt: str | None, title: str | None, force: bool, quiet: bool) -> None:
+def run_build(
+    source: str, out: str, fmt: str | None, title: str | None, force: bool, quiet: bool, groups_per_page: int = 50
+) -> None:
     """Build one site and report, mapping errors to exit codes."""
     from .site import BuildOptions, build
 
     progress = _Progress(not quiet)
     try:
-        result = build(source, Path(out), BuildOptions(fmt=fmt, title=title, force=force), progress)
+        result = build(source, Path(out), BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page), progress)
     except (InputError, OutputError) as exc:
         progress.close()
         _fail(str(exc))
@@ -88,8 +90,13 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site.")
+@click.option(
+    "--groups-per-page", type=click.IntRange(min=1), default=50, show_default=True, help="Groups per iteration page."
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
-def build(source: str, out: str, fmt: str | None, title: str | None, force: bool, quiet: bool) -> None:
+def build(
+    source: str, out: str, fmt: str | None, title: str | None, force: bool, groups_per_page: int, quiet: bool
+) -> None:
     """Build the site of the run at SOURCE into OUT.
 
     SOURCE is a folder holding observe.jsonl (or that file), or a
@@ -102,7 +109,7 @@ def build(source: str, out: str, fmt: str | None, title: str | None, force: bool
       reportgen build runs/42/observe/observe.jsonl -o site --title "GRPO 42"
       reportgen build s3://bucket/runs/exp1 -o site --format tinker
     """
-    run_build(source, out, fmt, title, force, quiet)
+    run_build(source, out, fmt, title, force, quiet, groups_per_page)
 
 
 @main.command()

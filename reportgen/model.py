@@ -336,3 +336,5 @@ class Run:
     timing: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)  # extra header facts (tinker)
     eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix
+    # prompt key -> train iteration numbers where it was sampled (for cross-links)
+    prompt_index: dict[str, list[int]] = field(default_factory=dict)

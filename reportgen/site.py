@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from . import __version__
 from .errors import InputError, OutputError
-from .model import IterationRef, Run
+from .model import IterationRef, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Reader
 from .sources.detect import open_source
@@ -44,6 +44,7 @@ class BuildOptions:
     fmt: str | None = None  # force "observe" or "tinker"
     title: str | None = None
     force: bool = False
+    groups_per_page: int = 50
 
 
 @dataclass
@@ -184,6 +185,7 @@ def render_run(
     site_title: str,
     progress: Callable[[int, int], None] | None = None,
     up: tuple[str, str] | None = None,
+    groups_per_page: int = 50,
 ) -> int:
     """Render every page of one run into ``writer``; returns rollouts seen."""
     common: dict[str, Any] = {
@@ -204,23 +206,32 @@ def render_run(
         for i, ref in enumerate(seq):
             it = reader.load(ref)
             rollouts += ref.rollouts
-            page = ref.page
-            logtree_name = page[: -len(".html")] + "_logtree.json"
+            first = ref.page
+            logtree_name = first[: -len(".html")] + "_logtree.json"
             prev_ref = seq[i - 1] if i > 0 else None
             next_ref = seq[i + 1] if i + 1 < len(seq) else None
-            ctx = iteration_context(run, it, prev_ref, next_ref)
-            ctx.update(common)
-            ctx["page_title"] = _page_title(run, ref)
-            ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
-            ctx["next_label"] = _nav_label(next_ref, run.format) if next_ref else ""
-            ctx["logtree_name"] = logtree_name
-            writer.write(page, page_tpl.render(ctx))
             raw = reader.logtree_bytes(ref)
-            writer.write(logtree_name, raw if raw is not None else logtree_bytes(run, it, page))
+            writer.write(logtree_name, raw if raw is not None else logtree_bytes(run, it, first))
+            all_groups = it.groups
+            n_pages = max(1, -(-len(all_groups) // groups_per_page))
+            for p in range(1, n_pages + 1):
+                it.groups = all_groups[(p - 1) * groups_per_page : p * groups_per_page]
+                ctx = iteration_context(run, it, prev_ref, next_ref)
+                ctx.update(common)
+                ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
+                ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
+                ctx["next_label"] = _nav_label(next_ref, run.format) if next_ref else ""
+                ctx["logtree_name"] = logtree_name
+                ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
+                ctx["page_no"] = p
+                ctx["group_offset"] = (p - 1) * groups_per_page
+                ctx["n_groups_total"] = len(all_groups)
+                writer.write(page_name(ref.kind, ref.label, ref.number, p), page_tpl.render(ctx))
+            it.groups = all_groups
             done += 1
             if progress:
                 progress(done, total)
-            del it, ctx
+            del it, ctx, all_groups
     ctx = index_context(run, site_title)
     ctx.update(common)
     writer.write("index.html", env.get_template("index.html").render(ctx))
@@ -249,7 +260,7 @@ def build(
         writer = SiteWriter(staging)
         env = make_env()
         title = options.title or run.title or "run"
-        rollouts = render_run(reader, run, writer, env, title, progress)
+        rollouts = render_run(reader, run, writer, env, title, progress, groups_per_page=options.groups_per_page)
         copy_assets(staging)
         writer.write(".nojekyll", b"")
         writer.write(

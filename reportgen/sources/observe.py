@@ -63,6 +63,7 @@ class _UpdateIndex:
     time: str | None = None
     metrics: array | None = None  # by metric index; NaN = absent or null
     rollouts: int = 0
+    prompt_keys: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -172,6 +173,9 @@ class ObserveReader:
                         if not u.rollout_spans or u.rollout_spans[-1] != (start, end):
                             u.rollout_spans.append((start, end))
                         u.rollouts += 1
+                        pk = rec.get("prompt")
+                        if isinstance(pk, str):
+                            u.prompt_keys.add(pk)
                     elif kind == "update":
                         status = rec.get("status")
                         u.status = status if isinstance(status, str) else "completed"
@@ -341,6 +345,8 @@ class ObserveReader:
             if u.status is None:
                 ref.notes.append("incomplete update, or incomplete export")
             run.iterations.append(ref)
+            for pk in u.prompt_keys:
+                run.prompt_index.setdefault(pk, []).append(n)
         run.dropped_batches = int(sum(dropped_by_seg.values()))
         if run.dropped_batches:
             detail = ", ".join(f"segment {s}: {int(v)}" for s, v in sorted(dropped_by_seg.items()) if v)

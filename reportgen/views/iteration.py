@@ -10,7 +10,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run
+from urllib.parse import quote
+
+from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
 
 
@@ -95,6 +97,8 @@ class GroupView:
     trained: int
     zero_signal: bool
     preview: str
+    prompt_key: str | None = None
+    others: list[tuple[int, str]] = field(default_factory=list)  # other iterations with this prompt
 
 
 @dataclass(slots=True)
@@ -333,6 +337,16 @@ def iteration_context(
     ref = it.ref
     per_member_prompt = any(g.id is None for g in it.groups)
     groups = [group_view(g, i, per_member_prompt and g.id is None) for i, g in enumerate(it.groups)]
+    if ref.kind == "train":
+        for gv in groups:
+            key = gv.g.prompt.key if gv.g.prompt is not None else None
+            gv.prompt_key = key
+            if key is not None:
+                gv.others = [
+                    (n, f"{page_name('train', '', n)}#prompt={quote(key)}")
+                    for n in run.prompt_index.get(key, [])
+                    if n != ref.number
+                ]
     reasons = sorted({m.skip_reason for g in it.groups for m in g.members if m.skip_reason})
     tools = sorted({t for gv in groups for mv in gv.members for t in mv.tools})
     return {
