@@ -6,6 +6,7 @@ message naming the file and line, no traceback), 2 usage.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -18,6 +19,18 @@ from .errors import InputError, OutputError
 def _fail(message: str) -> None:
     click.echo(f"reportgen: error: {message}", err=True)
     sys.exit(1)
+
+
+def internal_error(exc: BaseException) -> str:
+    """One line for an unexpected error, pointing at where it happened."""
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+    return (
+        f"internal error {type(exc).__name__}: {exc}{where}; the previous site is untouched. "
+        "Please report it with the input that caused it (REPORTGEN_DEBUG=1 shows the traceback)."
+    )
 
 
 class _Progress:
@@ -50,7 +63,12 @@ def run_build(
 
     progress = _Progress(not quiet)
     try:
-        result = build(source, Path(out), BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page), progress)
+        result = build(
+            source,
+            Path(out),
+            BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page),
+            progress,
+        )
     except (InputError, OutputError) as exc:
         progress.close()
         _fail(str(exc))
@@ -63,6 +81,12 @@ def run_build(
         progress.close()
         click.echo("reportgen: interrupted; the previous site is untouched", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug of ours: still one clear message, never a traceback
+        progress.close()
+        if os.environ.get("REPORTGEN_DEBUG"):
+            raise
+        _fail(internal_error(exc))
+        return
     progress.close()
     for w in result.warnings:
         click.echo(f"reportgen: warning: {w}", err=True)

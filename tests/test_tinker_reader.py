@@ -250,6 +250,11 @@ def test_config_nan_and_bad_diff(tmp_path):
     assert any("code.diff" in w and "UTF-8" in w for w in run.warnings)
 
 
+def test_missing_source_raises(tmp_path):
+    with pytest.raises(InputError):
+        TinkerReader(Storage(str(tmp_path / "nope"))).scan()
+
+
 def test_looks_like_tinker(tmp_path):
     for name in ("arith_sync", "arith_resumed", "calc_agent_multiturn", "flat_arith_sync"):
         assert looks_like_tinker(Storage(str(FIX / name)))
@@ -420,7 +425,10 @@ def test_load_eval_without_summaries():
     reader, run = scan(FIX / "arith_sync")
     it = reader.load(run.evals["1"][0])
     assert it.groups == [] and it.logtree["title"] == "Running evaluation  0"
-    assert reader.logtree_bytes(run.evals["1"][0]) == (FIX / "arith_sync/iteration_000000/eval_1_logtree.json").read_bytes()
+    assert (
+        reader.logtree_bytes(run.evals["1"][0])
+        == (FIX / "arith_sync/iteration_000000/eval_1_logtree.json").read_bytes()
+    )
 
 
 def test_async_style_no_logtrees(tmp_path):
@@ -451,7 +459,11 @@ EXC_NODE = {
     "attrs": {"class": "lt-exc", "open": "open"},
     "children": [
         {"tag": "summary", "attrs": {}, "children": ["Exception: RuntimeError: sampler died"]},
-        {"tag": "pre", "attrs": {}, "children": ["Traceback (most recent call last):\n  ...\nRuntimeError: sampler died"]},
+        {
+            "tag": "pre",
+            "attrs": {},
+            "children": ["Traceback (most recent call last):\n  ...\nRuntimeError: sampler died"],
+        },
     ],
 }
 
@@ -476,6 +488,16 @@ def test_crashed_style_iteration(tmp_path):
     assert m[0].reward is not None and m[0].steps and m[0].steps[0].ob_len is not None
     assert "correct" in m[0].steps[0].metrics
     assert len(it.groups[0].conversations) == 2
+
+
+def test_missing_summaries_without_exception(tmp_path):
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    (run_dir / "iteration_000001" / "train_rollout_summaries.jsonl").unlink()
+    (run_dir / "iteration_000002" / "train_rollout_summaries.jsonl").unlink()
+    _, run = scan(run_dir)
+    assert run.iterations[1].status == "crashed"  # later iterations exist: it never finished
+    assert run.iterations[2].status == "incomplete"  # the newest one: a live run may still write it
+    assert any("still" in n for n in run.iterations[2].notes)
 
 
 def test_crash_found_at_load(tmp_path):
@@ -521,9 +543,18 @@ def test_lognode_unescape_and_raw_html():
             "tag": "body",
             "attrs": {"class": "lt-root"},
             "children": [
-                {"tag": "p", "attrs": {"class": "lt-p"}, "children": ["&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#x27;q&#x27;"]},
+                {
+                    "tag": "p",
+                    "attrs": {"class": "lt-p"},
+                    "children": ["&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#x27;q&#x27;"],
+                },
                 {"tag": "div", "attrs": {}, "children": ["<b onclick='x()'>bold</b>"]},
-                {"tag": "div", "attrs": {}, "children": ["<i>dropped</i>"], "data": {"type": "conversation", "messages": []}},
+                {
+                    "tag": "div",
+                    "attrs": {},
+                    "children": ["<i>dropped</i>"],
+                    "data": {"type": "conversation", "messages": []},
+                },
                 {"tag": "div", "attrs": {"class": "answer"}, "children": ["plain &amp; simple"]},
             ],
         }
@@ -554,11 +585,13 @@ def test_lognode_depth_cut():
         node = {"tag": "section", "attrs": {}, "children": [node]}
     root = lognode_from_json(node)
     depth, n = 0, root
-    while n.children and isinstance(n.children[0], LogNode) and n.tag == "section":
+    while isinstance(n.children[0], LogNode) and n.children[0].tag == "section":
         n = n.children[0]
         depth += 1
     assert depth == MAX_DEPTH
-    assert "cut" in n.children[0] if isinstance(n.children[0], str) else "cut" in n.children[0].children[0]
+    cut = n.children[0]
+    assert isinstance(cut, LogNode) and cut.attrs == {"class": "lt-cut"}
+    assert "deeper than" in cut.children[0]
 
 
 # ------------------------------------------------------------ storages

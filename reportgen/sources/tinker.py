@@ -183,12 +183,14 @@ class TinkerReader:
         st = self.storage
         title = posixpath.basename(st.root.rstrip("/").replace("\\", "/")) or st.display()
         run = Run(format="tinker", source=st.display(), title=title)
+        if not st.is_dir(""):
+            raise InputError("not a directory", st.display())
         names = st.listdir("")
         name_set = set(names)
 
         if "config.json" in name_set:
             self._read_config(run)
-        train_steps = set()
+        train_steps: set[int] = set()
         if "metrics.jsonl" in name_set:
             train_steps = self._read_metrics(run)
         self._read_resumes(run, names)
@@ -201,7 +203,6 @@ class TinkerReader:
                 run.warnings.append(f"{st.display('code.diff')}: invalid UTF-8 replaced")
         if "timing_spans.jsonl" in name_set:
             self._read_timing(run)
-        run.eval_metric_prefix = {}
         self._discover_iterations(run, names, train_steps)
 
         run.info["resumed"] = bool(run.segments)
@@ -379,6 +380,7 @@ class TinkerReader:
         rollout_export = not (isinstance(run.config, dict) and run.config.get("rollout_json_export") is False)
 
         train: dict[int, IterationRef] = {}
+        unfinished: list[tuple[IterationRef, bool]] = []  # (ref, logtree ends with an exception)
         for (kind, label, n), files in sorted(found.items()):
             ref = IterationRef(kind=kind, number=n, label=label if kind == "eval" else "", locator=dict(files))
             ref.has_texts = "logtree" in files or "summaries" in files
@@ -390,10 +392,7 @@ class TinkerReader:
                 ref.rollouts = self._count_lines(files["summaries"])
             if kind == "train":
                 if "logtree" in files and "summaries" not in files and rollout_export:
-                    ref.status = "crashed"
-                    ref.notes.append("no rollout summaries: the iteration did not finish")
-                    if self._tail_has_exception(files["logtree"]):
-                        ref.notes.append("the logtree ends with an exception")
+                    unfinished.append((ref, self._tail_has_exception(files["logtree"])))
                 elif "summaries" in files and "logtree" not in files:
                     ref.notes.append("no logtree (async mode or num_groups_to_log=0)")
                 if resumes:
@@ -413,6 +412,18 @@ class TinkerReader:
                 ref.segment = sum(1 for r in resumes if r <= step)
             train[step] = ref
         run.iterations = [train[n] for n in sorted(train)]
+        last_with_files = max((r.number for r in run.iterations if r.locator), default=None)
+        for ref, exc in unfinished:
+            if exc:
+                ref.status = "crashed"
+                ref.notes.append("the logtree ends with an exception")
+            elif ref.number == last_with_files:
+                # a live run writes the logtree before the summaries
+                ref.status = "incomplete"
+                ref.notes.append("no rollout summaries yet: the run may still be writing this iteration")
+            else:
+                ref.status = "crashed"
+                ref.notes.append("no rollout summaries: the iteration did not finish")
 
     def _match_prefixes(self, run: Run, labels: list[str]) -> dict[str, str]:
         """Eval label -> unsanitized metric-key prefix (spec §2, §12.4)."""
@@ -844,12 +855,7 @@ def _members_from_details(details: LogNode) -> list[Member]:
             continue
         mem = Member(member=int(m.group(1)))
         body = section_body(ep)
-        for caption, rows in _kv_tables(body):
-            if caption == "Episode totals":
-                mem.reward = _float(rows.get("total_return"))
-                mem.final_reward = _float(rows.get("final_group_reward"))
-                fol = _float(rows.get("final_ob_len"))
-                mem.final_ob_len = int(fol) if fol is not None else None
+        # "Episode totals" follows the turns inside "Episode Details"
         for sub in body:
             if isinstance(sub, LogNode) and section_title(sub) == "Episode Details":
                 for turn in section_body(sub):
@@ -857,6 +863,13 @@ def _members_from_details(details: LogNode) -> list[Member]:
                         tm = _TURN_RE.match(section_title(turn) or "")
                         if tm:
                             mem.steps.append(_step_from_turn(int(tm.group(1)) - 1, turn))
+                body = body + section_body(sub)
+        for caption, rows in _kv_tables(body):
+            if caption == "Episode totals":
+                mem.reward = _float(rows.get("total_return"))
+                mem.final_reward = _float(rows.get("final_group_reward"))
+                fol = _float(rows.get("final_ob_len"))
+                mem.final_ob_len = int(fol) if fol is not None else None
         if mem.steps:
             mem.steps[-1].episode_done = True
         _derive_badges(mem)

@@ -56,7 +56,32 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
                 "rows": [(r, [run.metrics.get(r.number, c) for c in cols]) for r in refs],
             }
         )
+    header: dict[str, Any] = {}
+    if run.format == "tinker":
+        info = run.info
+        for key, label in (
+            ("learning_rate", "learning rate"),
+            ("lora_rank", "LoRA rank"),
+            ("renderer_name", "renderer"),
+            ("mode", "mode"),
+            ("groups_per_batch", "groups per batch"),
+            ("group_size", "group size"),
+            ("max_tokens", "max tokens"),
+            ("num_groups_to_log", "groups logged"),
+        ):
+            if info.get(key) is not None:
+                header[label] = info[key]
+        header["evaluators"] = ", ".join(sorted(run.evals)) or "none"
+        state = []
+        if info.get("resumed"):
+            state.append("resumed at step " + ", ".join(str(x) for x in info.get("resumed_at", [])))
+        if info.get("crashed"):
+            state.append("crashed")
+        if info.get("completed"):
+            state.append("finished (final checkpoint)")
+        header["status"] = "; ".join(state) or "running or stopped"
     return {
+        "header": header,
         "run": run,
         "title": title,
         "model_name": model_file_name(run.model),

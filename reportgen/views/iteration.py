@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any
-
 from urllib.parse import quote
 
 from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
@@ -24,13 +23,17 @@ class TextView:
     folded: bool
     summary: str
     cut: int | None
+    md: Markup | None = None  # the markdown rendering, next to the exact text
 
 
-def text_view(text: str, fold: bool | None = None) -> TextView:
-    """Fold long texts (over 20 lines) but keep them in the page."""
+def text_view(text: str, fold: bool | None = None, md: bool = False) -> TextView:
+    """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown rendering."""
     lines = line_count(text)
     folded = lines > FOLD_LINES if fold is None else fold
-    return TextView(text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text))
+    rendered = render_markdown(text) if md and text.strip() else None
+    return TextView(
+        text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text), md=rendered
+    )
 
 
 @dataclass(slots=True)
@@ -60,6 +63,7 @@ class MessageView:
     unknown_call: bool = False
     step_rewards: list[dict[str, Any]] = field(default_factory=list)
     standalone: bool = True  # False when drawn inside its call
+    final: bool = False  # the final answer (last non-empty assistant message)
 
 
 @dataclass(slots=True)
@@ -78,6 +82,11 @@ class MemberView:
     duplicate: bool
     cut: bool
     tools: list[str]
+    cid: str = ""  # compare id: <page key>:<group>:<member>
+    compact: str = ""  # one line: system → user → assistant[search] → tool(search)! → assistant
+    summary: str | None = None  # metadata.summary when a string (compared as retrograd does)
+    metadata_tree: Markup | None = None
+    badge_names: str = ""  # "|"-joined badge texts, for the badge filter
 
 
 @dataclass(slots=True)
@@ -99,6 +108,9 @@ class GroupView:
     preview: str
     prompt_key: str | None = None
     others: list[tuple[int, str]] = field(default_factory=list)  # other iterations with this prompt
+    spread: float | None = None
+    # tinker: logged conversations no member could be given (drawn after the members)
+    conversations: list[list[MessageView]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -111,16 +123,22 @@ class PromptView:
     messages: list[MessageView]
     reward_text: TextView | None
     metadata_json: str | None
+    metadata_tree: Markup | None = None
 
 
-def _msg_view(index: int, msg: Message) -> MessageView:
+def _msg_view(index: int, msg: Message, md: bool = False) -> MessageView:
+    # tool output is mostly JSON or logs: always shown exactly
+    md = md and msg.role != "tool"
     parts = None
     if msg.parts is not None:
-        parts = [(p.type, text_view(p.text, fold=True if p.type == "thinking" else None)) for p in msg.parts]
+        parts = [
+            (p.type, text_view(p.text, fold=True if p.type == "thinking" else None, md=md and p.type != "image"))
+            for p in msg.parts
+        ]
     return MessageView(
         index=index,
         role=msg.role,
-        text=text_view(msg.content),
+        text=text_view(msg.content, md=md),
         parts=parts,
         calls=[
             CallView(
@@ -139,7 +157,7 @@ def _msg_view(index: int, msg: Message) -> MessageView:
 
 
 def conversation_view(
-    messages: list[Message], step_rewards: list[Any] | None = None
+    messages: list[Message], step_rewards: list[Any] | None = None, md: bool = False
 ) -> tuple[list[MessageView], list[dict[str, Any]]]:
     """Messages with each tool result attached to the call it answers.
 
@@ -148,7 +166,10 @@ def conversation_view(
     call"; a call without a result says "no result".  A tool message stays on
     its own when a step reward points at it.
     """
-    views = [_msg_view(i, m) for i, m in enumerate(messages)]
+    views = [_msg_view(i, m, md) for i, m in enumerate(messages)]
+    final = next((v for v in reversed(views) if v.role == "assistant" and messages[v.index].plain_text().strip()), None)
+    if final is not None:
+        final.final = True
     open_calls: dict[str, CallView] = {}
     for v in views:
         if v.role == "assistant" and v.calls:
@@ -185,21 +206,29 @@ def fmt_signed(value: float | None) -> str:
     return ("+" if value > 0 else "") + fmt(value)
 
 
-def _prompt_view(p: Prompt | None) -> PromptView | None:
+def _prompt_view(p: Prompt | None, md: bool = False) -> PromptView | None:
     if p is None:
         return None
     if p.messages is None:
         return PromptView(key=p.key, missing=True, system=[], messages=[], reward_text=None, metadata_json=None)
-    views = [_msg_view(-1, m) for m in p.messages]
+    views = [_msg_view(-1, m, md) for m in p.messages]
     system = [v for v in views if v.role == "system"]
     for v in system:
         v.text.folded = True
         v.text.summary = fold_summary(v.text.text)
     others = [v for v in views if v.role != "system"]
     last_user = next((m.content for m in reversed(p.messages) if m.role == "user"), None)
-    rt = text_view(p.reward_text) if p.reward_text is not None and p.reward_text != last_user else None
+    rt = text_view(p.reward_text, md=md) if p.reward_text is not None and p.reward_text != last_user else None
     meta = pretty_json(p.metadata) if p.metadata is not None else None
-    return PromptView(key=p.key, missing=False, system=system, messages=others, reward_text=rt, metadata_json=meta)
+    return PromptView(
+        key=p.key,
+        missing=False,
+        system=system,
+        messages=others,
+        reward_text=rt,
+        metadata_json=meta,
+        metadata_tree=json_tree(p.metadata) if p.metadata is not None else None,
+    )
 
 
 def _prompt_preview(p: Prompt | None) -> str:
@@ -349,7 +378,13 @@ def iteration_context(
                 ]
     reasons = sorted({m.skip_reason for g in it.groups for m in g.members if m.skip_reason})
     tools = sorted({t for gv in groups for mv in gv.members for t in mv.tools})
+    logtree_html = None
+    if it.logtree_root is not None:
+        from .logtree_html import render_logtree
+
+        logtree_html = render_logtree(it.logtree_root)
     return {
+        "logtree_html": logtree_html,
         "run": run,
         "ref": ref,
         "it": it,
