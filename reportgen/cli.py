@@ -1,4 +1,4 @@
-"""The command line: ``reportgen build``, ``reportgen demo``.
+"""The command line: ``reportgen build``, ``reportgen index``, ``reportgen demo``.
 
 Exit codes: 0 built (warnings on stderr), 1 bad input or I/O error (one
 message naming the file and line, no traceback), 2 usage.
@@ -6,14 +6,20 @@ message naming the file and line, no traceback), 2 usage.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
 from .errors import InputError, OutputError
+
+if TYPE_CHECKING:
+    from .sweep import SweepPlan
 
 
 def _fail(message: str) -> None:
@@ -56,17 +62,30 @@ class _Progress:
 
 
 def run_build(
-    source: str, out: str, fmt: str | None, title: str | None, force: bool, quiet: bool, groups_per_page: int = 50
+    source: str,
+    out: str,
+    fmt: str | None,
+    title: str | None,
+    force: bool,
+    quiet: bool,
+    groups_per_page: int = 50,
+    jobs: int = 0,
 ) -> None:
     """Build one site and report, mapping errors to exit codes."""
-    from .site import BuildOptions, build
+    from .site import BuildOptions, build, default_jobs
 
     progress = _Progress(not quiet)
     try:
         result = build(
             source,
             Path(out),
-            BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page),
+            BuildOptions(
+                fmt=fmt,
+                title=title,
+                force=force,
+                groups_per_page=groups_per_page,
+                jobs=jobs or default_jobs(),
+            ),
             progress,
         )
     except (InputError, OutputError) as exc:
@@ -107,7 +126,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("source")
+@click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
 @click.option(
     "-o", "--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the site to."
 )
@@ -117,23 +136,126 @@ def main() -> None:
 @click.option(
     "--groups-per-page", type=click.IntRange(min=1), default=50, show_default=True, help="Groups per iteration page."
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Worker processes rendering pages, or building the runs of a sweep (0: one per core, at most 4). "
+    "The output does not depend on it.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 def build(
-    source: str, out: str, fmt: str | None, title: str | None, force: bool, groups_per_page: int, quiet: bool
+    sources: tuple[str, ...],
+    out: str,
+    fmt: str | None,
+    title: str | None,
+    force: bool,
+    groups_per_page: int,
+    jobs: int,
+    quiet: bool,
 ) -> None:
-    """Build the site of the run at SOURCE into OUT.
+    """Build the site of the run at SOURCE into OUT, or one site for a sweep of runs.
 
     SOURCE is a folder holding observe.jsonl (or that file), or a
     tinker-cookbook log_path; a URL (s3://, gs://, memory://) works
-    with the 'cloud' extra.
+    with the 'cloud' extra. A folder holding runs one level down, or
+    several SOURCEs, make a sweep: a site per run in OUT/<run>/ and an
+    index comparing them (see docs/publishing.md).
 
     \b
     Example:
       reportgen build runs/42 -o site
       reportgen build runs/42/observe/observe.jsonl -o site --title "GRPO 42"
       reportgen build s3://bucket/runs/exp1 -o site --format tinker
+      reportgen build runs/ -o site --jobs 4
+      reportgen build runs/41 runs/42 -o site --title "lr sweep"
     """
-    run_build(source, out, fmt, title, force, quiet, groups_per_page)
+    from .sweep import plan_sweep
+
+    with _exit_codes():
+        plan = plan_sweep(list(sources), Path(out))
+    if plan is None:
+        run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs)
+    else:
+        run_sweep(plan, out, fmt, title, force, quiet, groups_per_page, jobs)
+
+
+@contextlib.contextmanager
+def _exit_codes() -> Iterator[None]:
+    """Map errors to exit codes and one message, as ``run_build`` does."""
+    try:
+        yield
+    except (InputError, OutputError) as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+    except KeyboardInterrupt:
+        click.echo("reportgen: interrupted; the previous site is untouched", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug of ours: still one clear message, never a traceback
+        if os.environ.get("REPORTGEN_DEBUG"):
+            raise
+        _fail(internal_error(exc))
+
+
+def run_sweep(
+    plan: SweepPlan,
+    out: str,
+    fmt: str | None,
+    title: str | None,
+    force: bool,
+    quiet: bool,
+    groups_per_page: int = 50,
+    jobs: int = 0,
+) -> None:
+    """Build a sweep (a site per run and the index comparing them) and report."""
+    from .site import BuildOptions, default_jobs
+    from .sweep import build_sweep
+
+    def on_run(name: str, ok: bool, message: str) -> None:
+        if ok and not quiet:
+            click.echo(message)
+
+    jobs = jobs or default_jobs()
+    with _exit_codes():
+        result = build_sweep(
+            plan,
+            Path(out),
+            BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page, jobs=jobs),
+            jobs=jobs,
+            on_run=on_run,
+        )
+        for w in result.warnings:
+            click.echo(f"reportgen: warning: {w}", err=True)
+        if not quiet:
+            click.echo(result.summary())
+
+
+@main.command()
+@click.argument("site", type=click.Path(file_okay=False))
+@click.option("--title", default=None, help="The sweep's title (default: the one recorded, else the folder's name).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
+def index(site: str, title: str | None, quiet: bool) -> None:
+    """Write SITE/index.html comparing the run sites in SITE/*/ (no source needed).
+
+    Each run site carries run.json, a summary of itself; run sites built
+    separately (on several CI machines) are assembled into one sweep by
+    copying them into SITE and running this.
+
+    \b
+    Example:
+      reportgen build runs/41 -o site/41 && reportgen build runs/42 -o site/42
+      reportgen index site --title "lr sweep"
+    """
+    from .sweep import write_sweep_index
+
+    with _exit_codes():
+        result = write_sweep_index(Path(site), title)
+        for w in result.warnings:
+            click.echo(f"reportgen: warning: {w}", err=True)
+        if not quiet:
+            click.echo(f"wrote {result.path}: an index of {result.runs} runs")
 
 
 @main.command()
@@ -155,3 +277,53 @@ def demo(out: str, quiet: bool) -> None:
         _fail(str(exc))
         return
     click.echo(f"open {index.resolve().as_uri()}")
+
+
+@main.command()
+@click.argument("source")
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Folder for the site (default: a temporary folder).",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0 picks a free port.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Bind another address only on purpose.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
+@click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
+@click.option("--title", default=None, help="The site's title.")
+@click.option("--interval", type=float, default=2.0, show_default=True, help="Seconds between checks of the source.")
+def serve(
+    source: str,
+    out: str | None,
+    port: int,
+    host: str,
+    open_browser: bool,
+    fmt: str | None,
+    title: str | None,
+    interval: float,
+) -> None:
+    """Keep the site of a live run current and serve it read-only on 127.0.0.1.
+
+    Open pages learn that new updates arrived; the index refreshes its charts.
+
+    \b
+    Example:
+      reportgen serve runs/42 --open
+      reportgen serve runs/42 -o site --port 8080
+    """
+    import tempfile
+
+    from .live import serve as serve_site
+    from .site import BuildOptions, default_jobs
+
+    target = Path(out) if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-")) / "site"
+    options = BuildOptions(fmt=fmt, title=title, jobs=default_jobs())
+    try:
+        serve_site(source, target, options, host=host, port=port, open_browser=open_browser, interval=interval)
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    except OSError as exc:
+        _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")

@@ -8,10 +8,13 @@ labels sanitised), never taken raw from input.
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +48,10 @@ class BuildOptions:
     title: str | None = None
     force: bool = False
     groups_per_page: int = 50
+    jobs: int = 1
+    incremental: bool = True  # reuse unchanged pages of the site already in OUT
+    live: bool = False  # pages poll live.js (build --watch, serve)
+    up: tuple[str, str] | None = None  # (href, label) of a link above the site: a sweep's index
 
 
 @dataclass
@@ -55,6 +62,7 @@ class BuildResult:
     updates: int = 0
     rollouts: int = 0
     pages: int = 0
+    reused: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
 
@@ -62,7 +70,9 @@ class BuildResult:
         """The CLI's last line."""
         return (
             f"built {self.out}: {self.updates} updates, {self.rollouts} rollouts, "
-            f"{self.pages} pages written in {self.seconds:.2f} s"
+            f"{self.pages} pages written"
+            + (f" ({self.reused} iterations unchanged)" if self.reused else "")
+            + f" in {self.seconds:.2f} s"
         )
 
 
@@ -107,6 +117,33 @@ def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
         yield cls, line
 
 
+STATE = ".reportgen-state"
+STATE_FORMAT = 1
+
+
+def code_fingerprint() -> str:
+    """A hash of everything that shapes the output: version, code, templates, assets."""
+    import reportgen
+
+    h = hashlib.sha256(__version__.encode())
+    pkg = Path(reportgen.__file__).resolve().parent
+    roots = [pkg, templates_dir(), assets_dir()]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".jsonl"):
+                h.update(str(path.relative_to(root)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _load_state(out: Path) -> dict[str, Any] | None:
+    try:
+        state = orjson.loads((out / STATE).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return state if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
+
+
 def is_site(path: Path) -> bool:
     """Whether a folder was written by reportgen."""
     return (path / MARKER).is_file()
@@ -146,6 +183,7 @@ class SiteWriter:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.count = 0
+        self.files: list[str] = []
 
     def write(self, name: str, data: bytes | str) -> None:
         """Write one file; ``name`` is relative and made by our code."""
@@ -154,9 +192,10 @@ class SiteWriter:
             raise OutputError(f"refusing to write outside the site: {name!r}")
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(data, str):
-            data = data.encode("utf-8")
+            data = data.encode("utf-8", "replace")  # a lone surrogate (e.g. from a file name) becomes "?"
         with open(path, "wb") as f:
             f.write(data)
+        self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
 
@@ -177,6 +216,128 @@ def _page_title(run: Run, ref: IterationRef) -> str:
     return f"Update {ref.number}" if run.format == "observe" else f"Iteration {ref.number}"
 
 
+@dataclass
+class _Job:
+    """Everything a worker needs to render one iteration's pages."""
+
+    reader: Any
+    run: Run
+    root: Path
+    common: dict[str, Any]
+    groups_per_page: int
+    old_root: Path | None = None  # the previous site, whose unchanged pages are reused
+    old_pages: dict[str, Any] = field(default_factory=dict)
+
+
+_JOB: _Job | None = None  # set in the parent before forking, inherited by workers
+# (rollouts, groups, trained, reward_mean, html pages, files written, page key)
+_Result = tuple[int, int, int, float | None, int, list[str], str | None]
+
+
+def _render_iteration(
+    job: _Job, env: Environment, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None
+) -> _Result:
+    """Load and render one iteration; returns (rollouts, groups, trained, reward_mean, pages)."""
+    run = job.run
+    writer = SiteWriter(job.root)
+    key = _page_key(job, ref, prev_ref, next_ref)
+    old = job.old_pages.get(ref.page)
+    if key is not None and old is not None and old.get("key") == key and job.old_root is not None:
+        if _reuse(job.old_root, job.root, old.get("files", [])):
+            rollouts, groups, trained, reward_mean = old["stats"]
+            files = list(old["files"])
+            return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+    page_tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
+    it = job.reader.load(ref)
+    first = ref.page
+    logtree_name = first[: -len(".html")] + "_logtree.json"
+    raw = job.reader.logtree_bytes(ref)
+    writer.write(logtree_name, raw if raw is not None else logtree_bytes(run, it, first))
+    all_groups = it.groups
+    per = job.groups_per_page
+    n_pages = max(1, -(-len(all_groups) // per))
+    for p in range(1, n_pages + 1):
+        it.groups = all_groups[(p - 1) * per : p * per]
+        ctx = iteration_context(run, it, prev_ref, next_ref)
+        ctx.update(job.common)
+        ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
+        ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
+        ctx["next_label"] = _nav_label(next_ref, run.format) if next_ref else ""
+        ctx["logtree_name"] = logtree_name
+        ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
+        ctx["page_no"] = p
+        ctx["group_offset"] = (p - 1) * per
+        ctx["n_groups_total"] = len(all_groups)
+        writer.write(page_name(ref.kind, ref.label, ref.number, p), page_tpl.render(ctx))
+    return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
+
+
+def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
+    """Everything a page is made of: if it is unchanged, the old page is reused."""
+    base = getattr(job.reader, "page_key", None)
+    if base is None:
+        return None
+    others = {}
+    if job.run.prompt_index:
+        # the "same prompt in" links change when later updates sample the prompt again
+        others = {k: v for k, v in job.run.prompt_index.items() if ref.number in v}
+    parts = (
+        base(ref),
+        ref.status,
+        ref.time,
+        sorted(ref.headline.items()),
+        ref.notes,
+        prev_ref.page if prev_ref else None,
+        next_ref.page if next_ref else None,
+        sorted(others.items()),
+        job.groups_per_page,
+        sorted((k, str(v)) for k, v in job.common.items()),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _reuse(old_root: Path, new_root: Path, files: list[str]) -> bool:
+    """Hard-link (or copy) a page's files from the previous site."""
+    srcs = [old_root / f for f in files]
+    if not files or not all(p.is_file() and not p.is_symlink() for p in srcs):
+        return False
+    for f, src in zip(files, srcs):
+        dst = new_root / f
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copyfile(src, dst)
+    return True
+
+
+def _worker_task(task: tuple[int, int]) -> tuple[int, int, _Result]:
+    assert _JOB is not None
+    global _WORKER_ENV
+    if _WORKER_ENV is None:
+        _WORKER_ENV = make_env()
+    seq_i, i = task
+    seq = _sequences(_JOB.run)[seq_i]
+    prev_ref = seq[i - 1] if i > 0 else None
+    next_ref = seq[i + 1] if i + 1 < len(seq) else None
+    return seq_i, i, _render_iteration(_JOB, _WORKER_ENV, seq[i], prev_ref, next_ref)
+
+
+_WORKER_ENV: Environment | None = None
+
+
+def _sequences(run: Run) -> list[list[IterationRef]]:
+    """Pages in navigation order: train, then each evaluator."""
+    seqs: list[list[IterationRef]] = [[r for r in run.iterations if r.has_texts]]
+    for label in sorted(run.evals):
+        seqs.append([r for r in run.evals[label] if r.has_texts])
+    return seqs
+
+
+def default_jobs() -> int:
+    """Worker processes used when the user does not say: one per core, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def render_run(
     reader: Reader,
     run: Run,
@@ -186,54 +347,77 @@ def render_run(
     progress: Callable[[int, int], None] | None = None,
     up: tuple[str, str] | None = None,
     groups_per_page: int = 50,
+    jobs: int = 1,
+    old_root: Path | None = None,
+    old_pages: dict[str, Any] | None = None,
+    new_pages: dict[str, Any] | None = None,
+    live: bool = False,
 ) -> int:
-    """Render every page of one run into ``writer``; returns rollouts seen."""
+    """Render every page of one run into ``writer``; returns rollouts seen.
+
+    With ``jobs > 1`` iterations are rendered by forked worker processes; the
+    output is byte for byte the same as a serial build.
+    """
+    global _JOB
     common: dict[str, Any] = {
         "site_title": site_title,
         "root": "",
         "source": run.source,
         "up": up[0] if up else None,
         "up_label": up[1] if up else None,
+        "live": live,
     }
-    page_tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
+    sequences = _sequences(run)
+    tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
+    total = len(tasks)
+    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, old_pages or {})
     rollouts = 0
-    sequences: list[list[IterationRef]] = [[r for r in run.iterations if r.has_texts]]
-    for label in sorted(run.evals):
-        sequences.append([r for r in run.evals[label] if r.has_texts])
-    total = sum(len(s) for s in sequences)
     done = 0
-    for seq in sequences:
-        for i, ref in enumerate(seq):
-            it = reader.load(ref)
-            rollouts += ref.rollouts
-            first = ref.page
-            logtree_name = first[: -len(".html")] + "_logtree.json"
+
+    def record(si: int, i: int, res: _Result) -> None:
+        nonlocal rollouts, done
+        ref = sequences[si][i]
+        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key = res
+        if new_pages is not None and key is not None:
+            new_pages[ref.page] = {
+                "key": key,
+                "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean],
+                "files": files,
+            }
+        rollouts += ref.rollouts
+        writer.count += pages
+        done += 1
+        if progress:
+            progress(done, total)
+
+    use_pool = jobs > 1 and total >= 4 and "fork" in multiprocessing.get_all_start_methods()
+    if use_pool:
+        close = getattr(reader, "close", None)
+        if close:
+            close()  # each worker opens its own handle
+        _JOB = job
+        try:
+            ctx_mp = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=min(jobs, total), mp_context=ctx_mp) as pool:
+                for si, i, res in pool.map(_worker_task, tasks, chunksize=1):
+                    record(si, i, res)
+        finally:
+            _JOB = None
+    else:
+        for si, i in tasks:
+            seq = sequences[si]
             prev_ref = seq[i - 1] if i > 0 else None
             next_ref = seq[i + 1] if i + 1 < len(seq) else None
-            raw = reader.logtree_bytes(ref)
-            writer.write(logtree_name, raw if raw is not None else logtree_bytes(run, it, first))
-            all_groups = it.groups
-            n_pages = max(1, -(-len(all_groups) // groups_per_page))
-            for p in range(1, n_pages + 1):
-                it.groups = all_groups[(p - 1) * groups_per_page : p * groups_per_page]
-                ctx = iteration_context(run, it, prev_ref, next_ref)
-                ctx.update(common)
-                ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
-                ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
-                ctx["next_label"] = _nav_label(next_ref, run.format) if next_ref else ""
-                ctx["logtree_name"] = logtree_name
-                ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
-                ctx["page_no"] = p
-                ctx["group_offset"] = (p - 1) * groups_per_page
-                ctx["n_groups_total"] = len(all_groups)
-                writer.write(page_name(ref.kind, ref.label, ref.number, p), page_tpl.render(ctx))
-            it.groups = all_groups
-            done += 1
-            if progress:
-                progress(done, total)
-            del it, ctx, all_groups
+            record(si, i, _render_iteration(job, env, seq[i], prev_ref, next_ref))
     ctx = index_context(run, site_title)
     ctx.update(common)
+    ctx["is_index"] = True
+    from .views.charts import chart_files, charts_context
+
+    chart_out = chart_files(run)
+    for name, data in chart_out.items():
+        writer.write(name, data)
+    ctx["charts"] = charts_context(run, chart_out)
     writer.write("index.html", env.get_template("index.html").render(ctx))
     if run.code_diff is not None:
         writer.write(
@@ -252,15 +436,67 @@ def build(
     """Build the site of one run from ``source`` into ``out``."""
     options = options or BuildOptions()
     t0 = time.perf_counter()
-    reader = open_source(source, options.fmt)
-    run = reader.scan()
     out = Path(out)
+    reader = open_source(source, options.fmt)
+    fingerprint = hashlib.sha256(
+        repr(
+            (
+                code_fingerprint(),
+                options.fmt,
+                options.title,
+                options.groups_per_page,
+                options.up,
+                options.live,
+                os.path.abspath(source) if "://" not in source else source,
+            )
+        ).encode()
+    ).hexdigest()
+    old = _load_state(out) if options.incremental and is_site(out) else None
+    if old is not None and old.get("fingerprint") != fingerprint:
+        old = None  # a new version, template or option: everything is built again
+    restore = getattr(reader, "restore", None)
+    if old is not None and restore is not None and old.get("reader") is not None:
+        restore(old["reader"])
+    run = reader.scan()
     staging = _prepare_staging(out, options.force)
     try:
         writer = SiteWriter(staging)
         env = make_env()
         title = options.title or run.title or "run"
-        rollouts = render_run(reader, run, writer, env, title, progress, groups_per_page=options.groups_per_page)
+        new_pages: dict[str, Any] = {}
+        rollouts = render_run(
+            reader,
+            run,
+            writer,
+            env,
+            title,
+            progress,
+            up=options.up,
+            groups_per_page=options.groups_per_page,
+            jobs=options.jobs,
+            old_root=out if old is not None else None,
+            old_pages=old.get("pages") if old is not None else None,
+            new_pages=new_pages,
+            live=options.live,
+        )
+        from .sweep import SUMMARY_FILE, summary_bytes
+
+        writer.write(SUMMARY_FILE, summary_bytes(run, title))  # what `reportgen index` reads
+        old_pages = old.get("pages", {}) if old is not None else {}
+        reused = sum(1 for page, v in new_pages.items() if old_pages.get(page, {}).get("key") == v["key"])
+        get_state = getattr(reader, "state", None)
+        writer.write(
+            STATE,
+            orjson.dumps(
+                {
+                    "format": STATE_FORMAT,
+                    "version": __version__,
+                    "fingerprint": fingerprint,
+                    "reader": get_state() if get_state is not None else None,
+                    "pages": new_pages,
+                }
+            ),
+        )
         copy_assets(staging)
         writer.write(".nojekyll", b"")
         writer.write(
@@ -280,6 +516,7 @@ def build(
         updates=len(run.iterations),
         rollouts=rollouts,
         pages=writer.count,
+        reused=reused,
         seconds=time.perf_counter() - t0,
         warnings=list(run.warnings),
     )

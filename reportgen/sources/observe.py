@@ -20,6 +20,7 @@ largest update.  Duplicate records: the last one ingested wins.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from array import array
 from dataclasses import dataclass, field
@@ -78,6 +79,19 @@ class _Segment:
     line: int
 
 
+@dataclass(slots=True)
+class _ScanState:
+    """Where the scan stopped: enough to go on reading a file that grew."""
+
+    consumed: int = 0  # offset after the last complete batch
+    line_no: int = 0
+    skipped_lines: int = 0
+    broken_batches: int = 0
+    utf8_replaced: int = 0
+    segments: list[_Segment] = field(default_factory=list)
+    active: dict[int, float] = field(default_factory=dict)  # segment -> upto (inf = no limit)
+
+
 def _parse_time(value: str | None) -> float | None:
     if not value:
         return None
@@ -110,6 +124,8 @@ class ObserveReader:
         self._metric_index: dict[str, int] = {}
         self._fh: IO[bytes] | None = None
         self.utf8_replaced = 0
+        self._st = _ScanState()
+        self.resumed_scan = False
 
     # ------------------------------------------------------------------ scan
     def scan(self) -> Run:
@@ -120,14 +136,17 @@ class ObserveReader:
             run.title = _title_for(self.storage.display_root)
             run.warnings.append(f"{self.path}: no observe.jsonl here; the export is empty.")
             return run
-        segments: list[_Segment] = []
-        active: dict[int, float] = {}  # segment -> upto (inf = no limit)
-        skipped_lines = 0
-        broken_batches = 0
+        st = self._st
+        segments = st.segments
+        active = st.active
         open_batch: list[tuple[dict[str, Any], int, int]] = []
         open_key: tuple[int, int, int] | None = None
-        line_no = 0
-        consumed = 0  # offset after the last complete batch
+        batch_line = 0
+        # counters since the last committed offset: lines after it are read again next time
+        line_no = st.line_no
+        skipped_lines = st.skipped_lines
+        broken_batches = st.broken_batches
+        utf8 = st.utf8_replaced
         pending_tail = 0
 
         def ingest(batch: list[tuple[dict[str, Any], int, int]], bline: int) -> None:
@@ -184,9 +203,20 @@ class ObserveReader:
                     else:
                         u.side_spans.append((s, e))
 
+        def commit(offset: int) -> None:
+            st.consumed = offset
+            st.line_no, st.skipped_lines, st.broken_batches, st.utf8_replaced = (
+                line_no,
+                skipped_lines,
+                broken_batches,
+                utf8,
+            )
+
         try:
             with self.storage.open(self.file) as f:
-                offset = 0
+                offset = st.consumed
+                if offset:
+                    f.seek(offset)
                 buf = b""
                 while True:
                     chunk = f.read(_CHUNK)
@@ -201,7 +231,7 @@ class ObserveReader:
                         offset += len(raw) + 1
                         if not raw.strip():
                             if not open_batch:
-                                consumed = offset
+                                commit(offset)
                             continue
                         try:
                             rec, replaced = parse_line(raw)
@@ -209,7 +239,7 @@ class ObserveReader:
                             skipped_lines += 1
                             continue
                         if replaced:
-                            self.utf8_replaced += 1
+                            utf8 += 1
                         if not isinstance(rec, dict) or not _header_ok(rec):
                             v = rec.get("v") if isinstance(rec, dict) else None
                             if isinstance(v, int) and not isinstance(v, bool) and v != 1:
@@ -239,11 +269,13 @@ class ObserveReader:
                         if len(open_batch) == rec["batch_len"]:
                             ingest(open_batch, batch_line)
                             open_batch = []
-                            consumed = offset
+                            commit(offset)
                     del lines
                 pending_tail = len(buf)
         except OSError as exc:
             raise InputError(f"cannot read: {exc}", self.path) from exc
+        consumed = st.consumed
+        self.utf8_replaced = utf8
 
         self._finish(run, segments, active, consumed)
         if skipped_lines:
@@ -262,6 +294,102 @@ class ObserveReader:
         run.info["bytes_read"] = consumed
         run.info["lines"] = line_no
         return run
+
+    # ----------------------------------------------------------- incremental
+    def _fingerprint(self, end: int) -> list[str]:
+        """Hashes of the file's head and of the bytes just before ``end``."""
+        with self.storage.open(self.file) as f:
+            head = f.read(min(end, 65536))
+            f.seek(max(0, end - 65536))
+            tail = f.read(end - max(0, end - 65536))
+        return [hashlib.sha256(head).hexdigest(), hashlib.sha256(tail).hexdigest()]
+
+    def state(self) -> dict[str, Any]:
+        """The scan's index as plain JSON data, to go on reading next time."""
+        st = self._st
+        names = list(self._metric_index)
+        return {
+            "file": self.file,
+            "fingerprint": self._fingerprint(st.consumed) if st.consumed else None,
+            "scan": {
+                "consumed": st.consumed,
+                "line_no": st.line_no,
+                "skipped_lines": st.skipped_lines,
+                "broken_batches": st.broken_batches,
+                "utf8_replaced": st.utf8_replaced,
+                "segments": [
+                    [g.segment, g.algorithm, g.model, g.every, g.params, g.resumed_from_update, g.time, g.line]
+                    for g in st.segments
+                ],
+                "active": [[k, None if v == math.inf else v] for k, v in st.active.items()],
+            },
+            "metric_names": names,
+            "prompts": [[seg, key, a, b] for (seg, key), (a, b) in self._prompts.items()],
+            "updates": [
+                [
+                    u.segment,
+                    u.update,
+                    u.rollout_spans,
+                    u.side_spans,
+                    u.status,
+                    u.time,
+                    None if u.metrics is None else [None if math.isnan(x) else x for x in u.metrics],
+                    u.rollouts,
+                    sorted(u.prompt_keys),
+                ]
+                for u in self._updates.values()
+            ],
+        }
+
+    def restore(self, state: dict[str, Any]) -> bool:
+        """Take up a previous scan if the file only grew since; False if it must be read again."""
+        try:
+            sc = state["scan"]
+            consumed = int(sc["consumed"])
+            if state.get("file") != self.file or not self.storage.is_file(self.file):
+                return False
+            if consumed and (
+                self.storage.size(self.file) < consumed or self._fingerprint(consumed) != state["fingerprint"]
+            ):
+                return False  # shrunk or rewritten: a resume cut the tail, read from byte 0
+            st = _ScanState(
+                consumed=consumed,
+                line_no=int(sc["line_no"]),
+                skipped_lines=int(sc["skipped_lines"]),
+                broken_batches=int(sc["broken_batches"]),
+                utf8_replaced=int(sc["utf8_replaced"]),
+                segments=[_Segment(*g) for g in sc["segments"]],
+                active={int(k): math.inf if v is None else float(v) for k, v in sc["active"]},
+            )
+            self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
+            self._prompts = {(int(seg), str(key)): (int(a), int(b)) for seg, key, a, b in state["prompts"]}
+            updates: dict[tuple[int, int], _UpdateIndex] = {}
+            for seg, n, rs, ss, status, time, metrics, rollouts, keys in state["updates"]:
+                updates[(int(seg), int(n))] = _UpdateIndex(
+                    int(seg),
+                    int(n),
+                    [(int(a), int(b)) for a, b in rs],
+                    [(int(a), int(b)) for a, b in ss],
+                    status,
+                    time,
+                    None if metrics is None else array("d", [math.nan if x is None else float(x) for x in metrics]),
+                    int(rollouts),
+                    set(keys),
+                )
+        except (KeyError, TypeError, ValueError, OSError, InputError):
+            return False
+        self._updates = updates
+        self._st = st
+        self.resumed_scan = True
+        return True
+
+    def page_key(self, ref: IterationRef) -> str:
+        """A hash of everything an update's page is made of, as far as the index knows."""
+        seg, n = ref.locator
+        u = self._updates[(seg, n)]
+        prompts = sorted((k, self._prompts.get((seg, k))) for k in u.prompt_keys)
+        h = hashlib.sha256(repr((seg, n, u.rollout_spans, u.side_spans, prompts)).encode())
+        return h.hexdigest()
 
     def _metric_row(self, metrics: Any) -> array:
         row = array("d", [math.nan]) * len(self._metric_index)

@@ -9,17 +9,18 @@ rollout of the update.  Tool calls use tinker's ``tool_calls`` shape.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import orjson
+from markupsafe import escape
 
 from ..model import Iteration, Member, Message, Run
 from .text import fmt
 
 
 def _esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    # markupsafe's C escaper: the same entities a browser unescapes as html.escape's
+    return str(escape(text))
 
 
 def _node(tag: str, cls: str | None, children: list[Any], data: Any = None) -> dict[str, Any]:
@@ -38,14 +39,44 @@ def _section(title: str, level: int, body: list[Any]) -> dict[str, Any]:
     )
 
 
+_THEAD = {
+    "tag": "thead",
+    "attrs": {},
+    "children": [
+        {
+            "tag": "tr",
+            "attrs": {},
+            "children": [
+                {"tag": "th", "attrs": {}, "children": ["key"]},
+                {"tag": "th", "attrs": {}, "children": ["value"]},
+            ],
+        }
+    ],
+}
+
+
 def _table(caption: str, rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    head = _node("thead", None, [_node("tr", None, [_node("th", None, ["key"]), _node("th", None, ["value"])])])
-    body = _node(
-        "tbody",
-        None,
-        [_node("tr", None, [_node("td", None, [_esc(k)]), _node("td", None, [_esc(v)])]) for k, v in rows],
-    )
-    return [_node("div", "lt-table-caption", [_esc(caption)]), _node("table", "lt-table", [head, body])]
+    # a hot path (one table per rollout): literal dicts, the constant header shared;
+    # keys and values arrive escaped: most are our own formatted numbers
+    body = {
+        "tag": "tbody",
+        "attrs": {},
+        "children": [
+            {
+                "tag": "tr",
+                "attrs": {},
+                "children": [
+                    {"tag": "td", "attrs": {}, "children": [k]},
+                    {"tag": "td", "attrs": {}, "children": [v]},
+                ],
+            }
+            for k, v in rows
+        ],
+    }
+    return [
+        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": [caption]},
+        {"tag": "table", "attrs": {"class": "lt-table"}, "children": [_THEAD, body]},
+    ]
 
 
 def _message(m: Message) -> dict[str, Any]:
@@ -90,15 +121,15 @@ def _member_rows(m: Member) -> list[tuple[str, str]]:
         ("tokens", fmt(m.tokens)),
         ("seed", "–" if m.seed is None else str(m.seed)),
         ("truncated", str(m.truncated).lower()),
-        ("skip_reason", m.skip_reason or "–"),
+        ("skip_reason", _esc(m.skip_reason) if m.skip_reason else "–"),
         ("trained", "unknown execution" if m.trained is None else str(m.trained).lower()),
     ]
     if m.terminal_reward_raw is not None:
         rows.append(("terminal_reward_raw", fmt(m.terminal_reward_raw)))
     if m.judge_explanation is not None:
-        rows.append(("judge_explanation", m.judge_explanation))
+        rows.append(("judge_explanation", _esc(m.judge_explanation)))
     for s in m.step_rewards:
-        rows.append((f"step {s.step_index} reward ({s.kind})", f"{fmt(s.reward)} on messages {s.message_indices}"))
+        rows.append((_esc(f"step {s.step_index} reward ({s.kind})"), _esc(f"{fmt(s.reward)} on messages {s.message_indices}")))
     return rows
 
 

@@ -1,0 +1,155 @@
+"""Following a live run: ``build --watch`` and ``serve``.
+
+The site is rebuilt (incrementally) whenever the source changes.  Pages of a
+live site load ``assets/live.js``, which polls ``live.js`` at the site's root
+by re-injecting a ``<script>`` tag (no fetch, so it works from ``file://``
+too) and tells the reader when new updates arrived.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from .errors import InputError, OutputError
+from .site import BuildOptions, BuildResult, build
+from .storage import Storage
+
+LIVE_FILE = "live.js"
+
+
+def source_signature(source: str) -> tuple[tuple[str, int, float], ...]:
+    """Names, sizes and times of the files a build reads (two levels deep)."""
+    storage = Storage(source)
+    if storage.remote:
+        out = []
+        for name in storage.listdir():
+            info = storage.fs.info(storage.root + "/" + name)
+            out.append((name, int(info.get("size") or 0), float(info.get("mtime") or 0)))
+        return tuple(sorted(out))
+    root = Path(storage.root)
+    entries: list[tuple[str, int, float]] = []
+    paths = [root] if root.is_file() else [root, *[p for p in root.iterdir() if p.is_dir()]]
+    for base in paths:
+        if base.is_file():
+            st = base.stat()
+            entries.append((base.name, st.st_size, st.st_mtime))
+            continue
+        try:
+            for entry in os.scandir(base):
+                if entry.is_file() and not entry.name.startswith("."):
+                    st = entry.stat()
+                    entries.append((os.path.relpath(entry.path, root), st.st_size, st.st_mtime))
+        except OSError:
+            continue
+    return tuple(sorted(entries))
+
+
+def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
+    """``live.js``: what open pages poll to learn that the site changed."""
+    data = {"generation": generation, "updates": result.updates, "time": time.time()}
+    payload = b"window.RG_LIVE && window.RG_LIVE(" + orjson.dumps(data) + b");\n"
+    tmp = out / (LIVE_FILE + ".tmp")
+    tmp.write_bytes(payload)
+    os.replace(tmp, out / LIVE_FILE)
+
+
+def watch(
+    source: str,
+    out: Path,
+    options: BuildOptions,
+    interval: float = 2.0,
+    report: Callable[[str], None] = print,
+    stop: threading.Event | None = None,
+    on_built: Callable[[], None] | None = None,
+) -> None:
+    """Rebuild ``out`` whenever ``source`` changes, until ``stop`` is set."""
+    options.live = True
+    stop = stop or threading.Event()
+    last: tuple[tuple[str, int, float], ...] | None = None
+    generation = 0
+    while not stop.is_set():
+        sig: tuple[tuple[str, int, float], ...] | None
+        try:
+            sig = source_signature(source)
+        except (OSError, InputError) as exc:
+            report(f"reportgen: warning: cannot read the source: {exc}")
+            sig = last
+        if sig != last:
+            last = sig
+            try:
+                result = build(source, out, options)
+            except (InputError, OutputError) as exc:
+                report(f"reportgen: error: {exc} (will retry when the source changes)")
+            else:
+                generation += 1
+                write_live_marker(out, result, generation)
+                report(result.summary())
+                if on_built:
+                    on_built()
+        stop.wait(interval)
+
+
+class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
+    """GET and HEAD only; no directory listings of anything but the site."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        self.send_error(405, "read-only")
+
+    do_PUT = do_DELETE = do_PATCH = do_POST  # noqa: N815
+
+    def end_headers(self) -> None:
+        # the live marker must never come from a cache
+        if self.path.split("?", 1)[0].endswith("/" + LIVE_FILE):
+            self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def serve(
+    source: str,
+    out: Path,
+    options: BuildOptions,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    interval: float = 2.0,
+    report: Callable[[str], None] = print,
+    stop: threading.Event | None = None,
+    ready: Callable[[int], None] | None = None,
+) -> None:
+    """Keep ``out`` current and serve it read-only over http."""
+    stop = stop or threading.Event()
+    first = threading.Event()
+    worker = threading.Thread(target=watch, args=(source, out, options, interval, report, stop, first.set), daemon=True)
+    worker.start()
+    first.wait()
+    handler = functools.partial(_ReadOnlyHandler, directory=str(out))
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    bound = server.server_address[1]
+    url = f"http://{host}:{bound}/index.html"
+    report(f"serving {out} at {url} (read-only; Ctrl-C stops)")
+    if ready:
+        ready(bound)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        while not stop.is_set():
+            stop.wait(0.5)
+    finally:
+        server.shutdown()
+        server.server_close()
+        stop.set()

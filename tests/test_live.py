@@ -1,0 +1,92 @@
+"""Live runs: serve keeps the site current; open pages hear about new updates."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from reportgen.live import serve
+from reportgen.resources import demo_dir
+from reportgen.site import BuildOptions
+
+DEMO = demo_dir() / "grpo" / "observe.jsonl"
+
+
+def _split_demo(tmp_path: Path) -> tuple[Path, bytes]:
+    lines = DEMO.read_bytes().splitlines(keepends=True)
+    cut = len(lines) // 2
+    # cut after a complete batch: a line whose batch_index + 1 == batch_len
+    while not re.search(rb'"batch_index":(\d+),"batch_len":(\d+)', lines[cut - 1]) or (
+        lambda m: int(m.group(1)) + 1 != int(m.group(2))
+    )(re.search(rb'"batch_index":(\d+),"batch_len":(\d+)', lines[cut - 1])):
+        cut += 1
+    src = tmp_path / "run"
+    src.mkdir()
+    (src / "observe.jsonl").write_bytes(b"".join(lines[:cut]))
+    return src, b"".join(lines[cut:])
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, b""
+
+
+def _wait(cond, timeout: float = 30.0) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_serve_follows_a_growing_run(tmp_path):
+    src, rest = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    stop = threading.Event()
+    port: list[int] = []
+    t = threading.Thread(
+        target=serve,
+        kwargs=dict(
+            source=str(src),
+            out=out,
+            options=BuildOptions(jobs=1),
+            port=0,
+            interval=0.2,
+            report=lambda s: None,
+            stop=stop,
+            ready=port.append,
+        ),
+        daemon=True,
+    )
+    t.start()
+    try:
+        assert _wait(lambda: bool(port))
+        base = f"http://127.0.0.1:{port[0]}"
+        status, body = _get(base + "/index.html")
+        assert status == 200 and b"assets/live.js" in body
+        status, live1 = _get(base + "/live.js")
+        assert status == 200 and b'"generation":1' in live1
+        req = urllib.request.Request(base + "/index.html", data=b"x", method="POST")
+        try:
+            urllib.request.urlopen(req, timeout=5)
+            raise AssertionError("POST must be refused")
+        except urllib.error.HTTPError as e:
+            assert e.code == 405
+        pages_before = {p.name for p in out.glob("train_iteration_*.html")}
+        with open(src / "observe.jsonl", "ab") as f:
+            f.write(rest)
+        assert _wait(lambda: b'"generation":2' in _get(base + "/live.js")[1])
+        pages_after = {p.name for p in out.glob("train_iteration_*.html")}
+        assert pages_before < pages_after
+        assert "train_iteration_000030.html" in pages_after
+    finally:
+        stop.set()
+        t.join(10)
