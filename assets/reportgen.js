@@ -1,21 +1,1077 @@
-/* reportgen: small progressive enhancements. Every text is in the HTML already;
-   this file only adds keys and conveniences. No fetch, no modules: it must run from file://. */
+/* reportgen: the rollout viewer of iteration pages (filters, sort, compare, keys, links).
+   Every text is in the HTML already; this script only shows, hides and rearranges it.
+   Classic script: no modules, no fetch, no eval, no inline handlers, so it runs from file://
+   under the pages' Content-Security-Policy. Model text is only ever set through textContent. */
 (function () {
   "use strict";
+
+  var doc = document;
+  var body = doc.body;
+
+  // ------------------------------------------------------------------ small helpers
+  function $(sel, root) { return (root || doc).querySelector(sel); }
+  function $all(sel, root) { return Array.prototype.slice.call((root || doc).querySelectorAll(sel)); }
+  function h(tag, cls, text) {
+    var e = doc.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
   function typing(e) {
     var t = e.target;
     if (!t || !t.tagName) return false;
     var tag = t.tagName.toLowerCase();
-    return tag === "input" || tag === "textarea" || tag === "select" || t.isContentEditable;
+    if (tag === "input") {
+      var type = (t.getAttribute("type") || "text").toLowerCase();
+      return ["checkbox", "radio", "button", "submit", "reset"].indexOf(type) < 0;
+    }
+    return tag === "textarea" || tag === "select" || t.isContentEditable;
   }
-  document.addEventListener("keydown", function (e) {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
+  // localStorage may be missing or throw (privacy modes, some file:// setups): never fatal
+  var store = {
+    get: function (k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } },
+    set: function (k, v) { try { window.localStorage.setItem(k, v); return true; } catch (e) { return false; } },
+    del: function (k) { try { window.localStorage.removeItem(k); } catch (e) { /* ignore */ } }
+  };
+  function num(s) {
+    if (s === null || s === undefined || s === "") return null;
+    var v = parseFloat(s);
+    return isFinite(v) ? v : null;
+  }
+  function debounce(fn, ms) {
+    var t = null;
+    return function () { clearTimeout(t); t = setTimeout(fn, ms); };
+  }
+  function baseHref(href) { var i = href.indexOf("#"); return i < 0 ? href : href.slice(0, i); }
+
+  var viewer = doc.getElementById("rg-viewer");
+  if (!viewer) {
+    // pages without the viewer still get j/k between pages that link prev/next
+    doc.addEventListener("keydown", function (e) {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
+      var link = null;
+      if (e.key === "j" || e.key === "ArrowDown") link = doc.getElementById("nav-next");
+      else if (e.key === "k" || e.key === "ArrowUp") link = doc.getElementById("nav-prev");
+      if (link && link.href) { e.preventDefault(); window.location.href = link.href; }
+    });
+    return;
+  }
+
+  var D = viewer.dataset;
+  var PAGES = (D.pages || "").split(" ").filter(Boolean);
+  var PAGE_NO = parseInt(D.page || "1", 10) || 1;
+  var SITE_DIR = baseHref(window.location.href).replace(/[^/]*$/, "");
+  var scriptSrc = (doc.currentScript && doc.currentScript.src) || "";
+  var ASSETS = scriptSrc ? scriptSrc.replace(/[^/]*$/, "") : "assets/";
+  var bar = doc.getElementById("rg-bar");
+  var groupsBox = $("section.groups");
+
+  // ------------------------------------------------------------------ the model of the page
+  var groups = [];
+  var members = [];
+  var byCid = {};
+  $all("section.group").forEach(function (gel) {
+    var g = {
+      el: gel, id: gel.dataset.group, order: parseInt(gel.dataset.order || "0", 10),
+      mean: num(gel.dataset.mean), spread: num(gel.dataset.spread), prompt: gel.dataset.prompt || "",
+      members: [], text: null, shownEl: $(".shown-count", gel), body: $(".group-body", gel)
+    };
+    $all("article.member", gel).forEach(function (mel) {
+      var d = mel.dataset;
+      var m = {
+        el: mel, group: g, cid: d.cid || "", reward: num(d.reward), trained: d.trained, eligible: d.eligible,
+        skip: d.skip || "", truncated: d.truncated === "true", tools: (d.tools || "").split(" ").filter(Boolean),
+        errors: parseInt(d.toolerrors || "0", 10) || 0, dup: d.dup === "true",
+        badges: (d.badges || "").split("|").filter(Boolean), text: null, forced: false, pick: null
+      };
+      g.members.push(m);
+      members.push(m);
+      if (m.cid) byCid[m.cid] = m;
+    });
+    groups.push(g);
+  });
+
+  function memberText(m) {
+    if (m.text === null) {
+      // exact texts only (the markdown copy would match twice), plus tool names and arguments
+      m.text = $all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
+        .map(function (e) { return e.textContent; }).join("\n").toLowerCase();
+    }
+    return m.text;
+  }
+  function groupText(g) {
+    if (g.text === null) {
+      var parts = [g.prompt];
+      $all(".group-head .preview, .group-body > .prompt pre.text, .group-body > .prompt-missing", g.el)
+        .forEach(function (e) { parts.push(e.textContent); });
+      g.text = parts.join("\n").toLowerCase();
+    }
+    return g.text;
+  }
+
+  // ------------------------------------------------------------------ state <-> URL hash
+  // #q=..&rmin=..&rmax=..&skip=..&tool=..&badge=..&trained=1&flag=1&errors=1&dup=1&sort=mean
+  //  &compact=1&md=1&compare=12:3:1,14:3:2&at=g3-m2   (a bare #g3 or #g3-m2 is an anchor)
+  var FILTER_KEYS = ["q", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup"];
+  var VIEW_KEYS = ["sort", "compact", "md"];
+  var ANCHOR_RE = /^g-?\d+(-m\d+)?$/; // group and member anchors: #g3, #g3-m2, #g-0 (no group id)
+  // compare ids: update:group:member, or label@step:group:member on eval pages (labels are safe names)
+  var CID_RE = /^([A-Za-z0-9_.-]+@)?\d+:(-|\d+):\d+$/;
+  var state = emptyState();
+  var target = null; // {kind: "anchor"|"prompt", value}
+  var compareIds = null;
+
+  function emptyState() {
+    return { q: "", rmin: null, rmax: null, skip: "", tool: "", badge: "", trained: false, flag: false,
+      errors: false, dup: false, sort: "id", compact: false, md: false };
+  }
+  function parseHash(hash) {
+    hash = (hash || "").replace(/^#/, "");
+    var out = {};
+    if (!hash) return out;
+    if (hash.indexOf("=") < 0) { out.at = safeDecode(hash); return out; }
+    hash.split("&").forEach(function (kv) {
+      if (!kv) return;
+      var i = kv.indexOf("=");
+      var k = i < 0 ? kv : kv.slice(0, i);
+      out[safeDecode(k)] = i < 0 ? "1" : safeDecode(kv.slice(i + 1).replace(/\+/g, " "));
+    });
+    return out;
+  }
+  function safeDecode(s) { try { return decodeURIComponent(s); } catch (e) { return s; } }
+  function enc(s) { return encodeURIComponent(s).replace(/%2C/g, ",").replace(/%3A/g, ":").replace(/%40/g, "@"); }
+  function stateParams(keys) {
+    var p = [];
+    keys.forEach(function (k) {
+      var v = state[k];
+      if (k === "sort") { if (v && v !== "id") p.push("sort=" + enc(v)); return; }
+      if (v === true) p.push(k + "=1");
+      else if (typeof v === "number") p.push(k + "=" + enc(String(v)));
+      else if (typeof v === "string" && v) p.push(k + "=" + enc(v));
+    });
+    return p;
+  }
+  function stateFromParams(p) {
+    var s = emptyState();
+    s.q = p.q || "";
+    s.rmin = num(p.rmin);
+    s.rmax = num(p.rmax);
+    ["skip", "tool", "badge"].forEach(function (k) { s[k] = p[k] || ""; });
+    ["trained", "flag", "errors", "dup", "compact"].forEach(function (k) { s[k] = p[k] === "1"; });
+    s.sort = ["mean", "spread"].indexOf(p.sort) >= 0 ? p.sort : "id";
+    s.md = p.md !== undefined ? p.md === "1" : store.get("reportgen.md") === "1";
+    return s;
+  }
+  function fullHash() {
+    var p = stateParams(FILTER_KEYS.concat(VIEW_KEYS));
+    if (compareIds) p.push("compare=" + compareIds.map(enc).join(","));
+    if (target && target.kind === "prompt") p.push("prompt=" + enc(target.value));
+    if (target && target.kind === "anchor") {
+      if (!p.length) return "#" + target.value; // a plain anchor stays a plain anchor
+      p.push("at=" + enc(target.value));
+    }
+    return p.length ? "#" + p.join("&") : "";
+  }
+  function writeHash(push) {
+    var url = baseHref(window.location.href) + fullHash();
+    if (url === window.location.href) return;
+    try {
+      if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
+    } catch (e) { /* file:// in some browsers: the view still works */ }
+    carry();
+  }
+  function filterHash(extra) {
+    // what travels to another iteration: filters and view, not the anchor nor the comparison
+    var p = (extra || []).concat(stateParams(FILTER_KEYS.concat(VIEW_KEYS)));
+    return p.length ? "#" + p.join("&") : "";
+  }
+  function carry() {
+    $all("#nav-prev, #nav-next, .subpages a, a.xlink").forEach(function (a) {
+      if (!a.dataset.base) a.dataset.base = a.getAttribute("href");
+      var base = a.dataset.base;
+      var i = base.indexOf("#");
+      var extra = i < 0 ? [] : base.slice(i + 1).split("&").filter(Boolean);
+      a.setAttribute("href", (i < 0 ? base : base.slice(0, i)) + filterHash(extra));
+    });
+  }
+
+  // ------------------------------------------------------------------ controls
+  var ctl = {};
+  ["q", "rmin", "rmax", "skip", "tool", "badge", "sort", "trained", "flag", "errors", "dup", "compact", "md"]
+    .forEach(function (k) { ctl[k] = doc.getElementById("f-" + k); });
+  function toControls() {
+    Object.keys(ctl).forEach(function (k) {
+      var c = ctl[k];
+      if (!c) return;
+      var v = state[k];
+      if (c.type === "checkbox") c.checked = !!v;
+      else if (c.tagName === "SELECT") {
+        if (v && !$all("option", c).some(function (o) { return o.value === v; })) {
+          // a value carried from another iteration that this page lacks: keep it selectable
+          var o = h("option", "", v + " (none here)");
+          o.value = v;
+          c.appendChild(o);
+        }
+        c.value = v || (k === "sort" ? "id" : "");
+      } else c.value = v === null || v === undefined ? "" : String(v);
+    });
+  }
+  function fromControls() {
+    var s = emptyState();
+    s.q = ctl.q ? ctl.q.value : "";
+    s.rmin = ctl.rmin ? num(ctl.rmin.value) : null;
+    s.rmax = ctl.rmax ? num(ctl.rmax.value) : null;
+    ["skip", "tool", "badge", "sort"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].value; });
+    ["trained", "flag", "errors", "dup", "compact", "md"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].checked; });
+    if (!s.sort) s.sort = "id";
+    return s;
+  }
+
+  // ------------------------------------------------------------------ filtering
+  function activeFilters() {
+    var n = 0;
+    FILTER_KEYS.forEach(function (k) {
+      var v = state[k];
+      if (k === "q") { if (v.trim()) n++; } else if (v !== null && v !== "" && v !== false) n++;
+    });
+    return n;
+  }
+  function matches(m, q) {
+    var s = state;
+    if (s.rmin !== null || s.rmax !== null) {
+      if (m.reward === null) return false; // null rewards never pass a reward bound
+      if (s.rmin !== null && m.reward < s.rmin) return false;
+      if (s.rmax !== null && m.reward > s.rmax) return false;
+    }
+    if (s.skip && m.skip !== s.skip) return false;
+    if (s.trained && m.trained !== "true") return false;
+    if (s.flag && !(m.truncated || m.skip || m.eligible === "false")) return false;
+    if (s.tool && m.tools.indexOf(s.tool) < 0) return false;
+    if (s.errors && m.errors <= 0) return false;
+    if (s.dup && !m.dup) return false;
+    if (s.badge && m.badges.indexOf(s.badge) < 0) return false;
+    if (q && memberText(m).indexOf(q) < 0 && groupText(m.group).indexOf(q) < 0) return false;
+    return true;
+  }
+  function applyFilters() {
+    var q = state.q.trim().toLowerCase();
+    var active = activeFilters();
+    var shown = 0, groupsShown = 0;
+    groups.forEach(function (g) {
+      var k = 0;
+      g.members.forEach(function (m) {
+        var vis = !active || matches(m, q) || m.forced;
+        if (m.el.hidden === vis) m.el.hidden = !vis;
+        if (vis) k++;
+      });
+      shown += k;
+      var gvis = !active || k > 0 || g.members.length === 0;
+      if (g.el.hidden === gvis) g.el.hidden = !gvis;
+      if (gvis) groupsShown++;
+      if (g.shownEl) {
+        g.shownEl.hidden = !active;
+        g.shownEl.textContent = "· " + k + " shown";
+      }
+    });
+    var count = doc.getElementById("rg-count");
+    if (count) {
+      count.textContent = shown + " of " + members.length + " shown" +
+        (active && groups.length > 1 ? ", in " + groupsShown + " of " + groups.length + " groups" : "");
+      count.title = shown + " of " + members.length + " members shown, in " + groupsShown + " of " + groups.length + " groups";
+      count.classList.toggle("filtered", active > 0);
+    }
+    var clear = doc.getElementById("b-clear");
+    if (clear) {
+      clear.disabled = active === 0;
+      clear.textContent = active ? "clear (" + active + ")" : "clear";
+    }
+    var none = doc.getElementById("rg-none");
+    if (none) none.hidden = !(active && shown === 0);
+    highlight(q);
+  }
+
+  // search matches are marked in the visible texts (exact and markdown)
+  var MAX_MARKS = 3000;
+  function highlight(q) {
+    $all("mark.hl").forEach(function (mk) {
+      var p = mk.parentNode;
+      if (!p) return;
+      p.replaceChild(doc.createTextNode(mk.textContent), mk);
+      p.normalize();
+    });
+    if (!q) return;
+    var marks = 0;
+    var roots = [];
+    groups.forEach(function (g) {
+      if (g.el.hidden) return;
+      $all(".group-head .preview, .group-body > .prompt", g.el).forEach(function (e) { roots.push(e); });
+      g.members.forEach(function (m) { if (!m.el.hidden) roots.push(m.el); });
+    });
+    for (var r = 0; r < roots.length && marks < MAX_MARKS; r++) {
+      var walker = doc.createTreeWalker(roots[r], NodeFilter.SHOW_TEXT, {
+        acceptNode: function (n) {
+          var p = n.parentNode;
+          if (!p || p.closest(".katex, .member-head, .msg-head, summary.nohl, button, label")) return NodeFilter.FILTER_REJECT;
+          return n.nodeValue.toLowerCase().indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+        }
+      });
+      var nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      for (var i = 0; i < nodes.length && marks < MAX_MARKS; i++) {
+        var node = nodes[i];
+        var text = node.nodeValue;
+        var low = text.toLowerCase();
+        var frag = doc.createDocumentFragment();
+        var pos = 0, at;
+        while ((at = low.indexOf(q, pos)) >= 0 && marks < MAX_MARKS) {
+          if (at > pos) frag.appendChild(doc.createTextNode(text.slice(pos, at)));
+          frag.appendChild(h("mark", "hl", text.slice(at, at + q.length)));
+          marks++;
+          pos = at + q.length;
+        }
+        if (pos < text.length) frag.appendChild(doc.createTextNode(text.slice(pos)));
+        node.parentNode.replaceChild(frag, node);
+      }
+    }
+    // a folded text with a match opens, so the match can be seen
+    $all("mark.hl").forEach(function (mk) {
+      var d = mk.closest("details");
+      while (d) { if (!d.open) d.open = true; d = d.parentElement && d.parentElement.closest("details"); }
+    });
+  }
+
+  // ------------------------------------------------------------------ sort, collapse, compact, markdown
+  function applySort() {
+    var key = state.sort;
+    var sorted = groups.slice().sort(function (a, b) {
+      if (key === "mean" || key === "spread") {
+        var x = a[key], y = b[key];
+        if (x === null && y !== null) return 1;
+        if (y === null && x !== null) return -1;
+        if (x !== null && y !== null && x !== y) return y - x; // highest first
+      }
+      return a.order - b.order;
+    });
+    var changed = sorted.some(function (g, i) { return groupsBox.children[i] !== g.el; });
+    if (changed) sorted.forEach(function (g) { groupsBox.appendChild(g.el); });
+  }
+  function setCollapsed(g, collapsed) {
+    g.el.classList.toggle("collapsed", collapsed);
+    var b = $(".tog", g.el);
+    if (b) {
+      b.setAttribute("aria-expanded", collapsed ? "false" : "true");
+      b.title = collapsed ? "expand" : "collapse";
+    }
+  }
+  function applyView() {
+    body.classList.toggle("compact-on", !!state.compact);
+    body.classList.toggle("md-on", !!state.md);
+    if (state.md) renderMath();
+  }
+
+  var katexState = 0; // 0 not loaded, 1 loading, 2 ready, 3 failed
+  function renderMath() {
+    if (!$(".md .math:not(.math-done)")) return;
+    if (katexState === 0) {
+      katexState = 1;
+      var s = doc.createElement("script");
+      s.src = ASSETS + "vendor/katex.min.js";
+      s.onload = function () { katexState = 2; renderMath(); };
+      s.onerror = function () { katexState = 3; };
+      doc.head.appendChild(s);
+      return;
+    }
+    if (katexState !== 2 || !window.katex) return;
+    // typesetting thousands of formulas takes seconds: only those near the view, as they come
+    if (!mathObserver && "IntersectionObserver" in window) {
+      mathObserver = new IntersectionObserver(function (entries) {
+        entries.forEach(function (en) {
+          if (!en.isIntersecting) return;
+          mathObserver.unobserve(en.target);
+          typeset(en.target);
+        });
+      }, { rootMargin: "1200px 0px" });
+    }
+    if (!mathObserver) { typeset(doc); return; }
+    $all(".member, .group-body > .prompt, .group-body > .convs").forEach(function (e) {
+      if (!e.mathWatched && $(".md .math:not(.math-done)", e)) { e.mathWatched = true; mathObserver.observe(e); }
+    });
+  }
+  var mathObserver = null;
+  function typeset(root) {
+    if (root.mathWatched) root.mathWatched = false;
+    $all(".md .math:not(.math-done)", root).forEach(function (e) {
+      var tex = e.textContent;
+      e.classList.add("math-done");
+      e.setAttribute("data-tex", tex);
+      try {
+        window.katex.render(tex, e, {
+          displayMode: e.classList.contains("display"), throwOnError: false, strict: "ignore",
+          trust: false, maxExpand: 500, maxSize: 20
+        });
+      } catch (err) {
+        e.textContent = tex; // KaTeX refused it: the TeX stays readable
+      }
+    });
+  }
+
+  function update(push) {
+    applySort();
+    applyView();
+    applyFilters();
+    writeHash(push);
+  }
+
+  // ------------------------------------------------------------------ per-group and per-member buttons
+  var LINK_SVG = "M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7";
+  function linkButton(anchorId, what) {
+    var b = h("button", "copylink");
+    b.type = "button";
+    b.setAttribute("aria-label", "copy a link to " + what);
+    b.title = "copy a link to " + what;
+    var svg = doc.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    var path = doc.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", LINK_SVG);
+    svg.appendChild(path);
+    b.appendChild(svg);
+    b.addEventListener("click", function () {
+      target = { kind: "anchor", value: anchorId };
+      writeHash(true);
+      copyText(window.location.href, "link copied: " + what);
+    });
+    return b;
+  }
+  function copyText(text, done) {
+    function fallback() {
+      var ta = h("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.className = "offscreen";
+      body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = doc.execCommand("copy"); } catch (e) { ok = false; }
+      body.removeChild(ta);
+      toast(ok ? done : "copy this link: " + text);
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { toast(done); }, fallback);
+    } else fallback();
+  }
+  var toastTimer = null;
+  function toast(msg) {
+    var t = doc.getElementById("rg-toast");
+    if (!t) return;
+    t.textContent = msg;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { t.hidden = true; }, 2600);
+  }
+
+  groups.forEach(function (g) {
+    var head = $(".group-head", g.el);
+    var h2 = $("h2", head);
+    var label = h2 ? h2.textContent : "group";
+    var tog = h("button", "tog");
+    tog.type = "button";
+    tog.setAttribute("aria-expanded", "true");
+    tog.setAttribute("aria-controls", g.body ? g.body.id : "");
+    tog.setAttribute("aria-label", "show or hide " + label);
+    tog.title = "collapse";
+    tog.addEventListener("click", function () { setCollapsed(g, !g.el.classList.contains("collapsed")); });
+    head.insertBefore(tog, head.firstChild);
+    if (h2) h2.parentNode.insertBefore(linkButton(g.el.id, label), h2.nextSibling);
+  });
+  members.forEach(function (m) {
+    var head = $(".member-head", m.el);
+    var anchor = $("a.anchor", head);
+    var what = (m.group.el.querySelector("h2") || {}).textContent + ", member " + m.el.dataset.member;
+    var lb = linkButton(m.el.id, what);
+    anchor.parentNode.insertBefore(lb, anchor.nextSibling);
+    var lab = h("label", "pick");
+    var box = h("input");
+    box.type = "checkbox";
+    box.addEventListener("change", function () { togglePick(m, box.checked); });
+    lab.appendChild(box);
+    lab.appendChild(doc.createTextNode(" compare"));
+    head.appendChild(lab);
+    m.pick = box;
+  });
+
+  // ------------------------------------------------------------------ compare: picks kept across pages
+  var PICKS_KEY = "reportgen.compare.v1";
+  function loadPicks() {
+    try {
+      var v = JSON.parse(store.get(PICKS_KEY) || "[]");
+      return Array.isArray(v) ? v.filter(function (p) { return p && p.cid; }).slice(-2) : [];
+    } catch (e) { return []; }
+  }
+  function savePicks(picks) {
+    if (!store.set(PICKS_KEY, JSON.stringify(picks.slice(-2)))) {
+      toast("this browser keeps no storage here: compare members of this page only");
+    }
+  }
+  function sameMember(p, cid) { return p.cid === cid && p.dir === SITE_DIR; }
+
+  var TEXT_CAP = 400000; // keeps two picks well under localStorage's quota
+  function cap(s) { return s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) + "\n…[cut for the comparison]" : s; }
+  function ownText(el) {
+    return $all(":scope > pre.text, :scope > details.fold > pre.text, :scope > details.thinking > pre.text, :scope > p.image-part", el)
+      .map(function (e) { return e.textContent; }).join("\n");
+  }
+  function ownCalls(el) {
+    return $all(":scope > details.call", el).map(function (c) {
+      return ($(".callname", c) || {}).textContent + " " + (($("pre.args", c) || {}).textContent || "");
+    });
+  }
+  function extract(m) {
+    var el = m.el;
+    var head = $(".member-head", el);
+    var stats = $all(".reward, .raw, .judge, .adv, .tok, .seed, .turns, .calls", head)
+      .map(function (e) { return e.textContent.trim(); });
+    var turns = $all(".member-body [data-index]", el).map(function (t) {
+      return { i: parseInt(t.dataset.index, 10), role: t.dataset.role || "", text: cap(ownText(t)), calls: ownCalls(t) };
+    }).sort(function (a, b) { return a.i - b.i; });
+    var fin = $(".member-body [data-final]", el);
+    var completion = $(".member-body > .completion", el);
+    return {
+      cid: m.cid, dir: SITE_DIR, site: D.site || "", page: D.title || "", word: D.word || "update",
+      href: baseHref(window.location.href) + "#" + el.id, group: m.group.id, member: el.dataset.member,
+      prompt: m.group.prompt, reward: m.reward, stats: stats,
+      badges: $all(".badges .chip", head).map(function (e) { return e.textContent; }),
+      kind: completion ? "completion" : "conversation",
+      final: fin ? cap(ownText(fin)) : "", turns: completion ? [] : turns,
+      summary: el.dataset.summary === undefined ? null : el.dataset.summary
+    };
+  }
+  function togglePick(m, on) {
+    var picks = loadPicks().filter(function (p) { return !sameMember(p, m.cid); });
+    if (on) {
+      if (picks.length >= 2) toast("replaced " + pickLabel(picks[0]) + " (two members at most)");
+      picks.push(extract(m));
+    }
+    savePicks(picks.slice(-2));
+    renderTray();
+  }
+  function pickLabel(p) {
+    var key = p.cid.split(":")[0];
+    var at = key.indexOf("@");
+    var where = at < 0 ? p.word + " " + key : "eval " + key.slice(0, at) + ", step " + key.slice(at + 1);
+    var s = where + " · group " + p.group + " · #" + p.member;
+    return p.dir === SITE_DIR ? s : p.site + ": " + s;
+  }
+  function renderTray() {
+    var picks = loadPicks();
+    var tray = doc.getElementById("rg-tray");
+    members.forEach(function (m) {
+      if (m.pick) m.pick.checked = picks.some(function (p) { return sameMember(p, m.cid); });
+    });
+    var cb = doc.getElementById("b-compare");
+    if (cb) {
+      cb.disabled = picks.length < 2;
+      cb.textContent = "compare (" + picks.length + "/2)";
+    }
+    if (!tray) return;
+    tray.textContent = "";
+    tray.hidden = picks.length === 0;
+    body.classList.toggle("has-tray", picks.length > 0);
+    if (!picks.length) return;
+    tray.appendChild(h("span", "tray-title", "Compare"));
+    picks.forEach(function (p, i) {
+      var chip = h("span", "tray-pick");
+      var a = h("a", "", pickLabel(p));
+      a.href = p.href;
+      chip.appendChild(h("span", "side side-" + (i ? "b" : "a"), i ? "B" : "A"));
+      chip.appendChild(a);
+      var x = h("button", "tray-x", "×");
+      x.type = "button";
+      x.setAttribute("aria-label", "remove " + pickLabel(p));
+      x.addEventListener("click", function () {
+        savePicks(loadPicks().filter(function (q) { return !(q.cid === p.cid && q.dir === p.dir); }));
+        renderTray();
+      });
+      chip.appendChild(x);
+      tray.appendChild(chip);
+    });
+    var go = h("button", "tray-go", picks.length === 2 ? "compare (c)" : "pick one more member");
+    go.type = "button";
+    go.disabled = picks.length < 2;
+    go.addEventListener("click", openCompare);
+    tray.appendChild(go);
+  }
+
+  // word-level diff: LCS on words and punctuation (each with its trailing spaces); lines past a size
+  var DIFF_CELLS = 4000000;
+  function tokens(s) { return s.match(/[\p{L}\p{N}_]+\s*|[^\p{L}\p{N}_\s]\s*|\s+/gu) || []; }
+  function lines(s) { return s.match(/[^\n]*\n|[^\n]+$/g) || []; }
+  function lcsOps(a, b) {
+    var start = 0;
+    while (start < a.length && start < b.length && a[start].trim() === b[start].trim()) start++;
+    var ea = a.length, eb = b.length;
+    while (ea > start && eb > start && a[ea - 1].trim() === b[eb - 1].trim()) { ea--; eb--; }
+    var n = ea - start, m = eb - start;
+    if (n * m > DIFF_CELLS) return null;
+    var ops = [];
+    var i;
+    for (i = 0; i < start; i++) ops.push([0, a[i], b[i]]);
+    if (n && m) {
+      var w = m + 1;
+      var T = new Uint32Array((n + 1) * w);
+      for (var x = n - 1; x >= 0; x--) {
+        var ax = a[start + x].trim();
+        for (var y = m - 1; y >= 0; y--) {
+          T[x * w + y] = ax === b[start + y].trim() ? T[(x + 1) * w + y + 1] + 1
+            : Math.max(T[(x + 1) * w + y], T[x * w + y + 1]);
+        }
+      }
+      var p = 0, q = 0;
+      while (p < n && q < m) {
+        if (a[start + p].trim() === b[start + q].trim()) { ops.push([0, a[start + p], b[start + q]]); p++; q++; }
+        else if (T[(p + 1) * w + q] >= T[p * w + q + 1]) { ops.push([-1, a[start + p]]); p++; }
+        else { ops.push([1, b[start + q]]); q++; }
+      }
+      for (; p < n; p++) ops.push([-1, a[start + p]]);
+      for (; q < m; q++) ops.push([1, b[start + q]]);
+    } else {
+      for (i = 0; i < n; i++) ops.push([-1, a[start + i]]);
+      for (i = 0; i < m; i++) ops.push([1, b[start + i]]);
+    }
+    for (i = 0; i < a.length - ea; i++) ops.push([0, a[ea + i], b[eb + i]]);
+    return ops;
+  }
+  function diff(a, b) {
+    var ops = lcsOps(tokens(a), tokens(b));
+    if (ops) return { ops: ops, unit: "word" };
+    ops = lcsOps(lines(a), lines(b));
+    if (ops) return { ops: ops, unit: "line" };
+    return null;
+  }
+  function diffPanes(a, b) {
+    var d = diff(a, b);
+    var left = h("pre", "dtext"), right = h("pre", "dtext");
+    var info = h("p", "diff-info");
+    if (!d) {
+      left.textContent = a;
+      right.textContent = b;
+      info.textContent = "too long to diff: shown side by side";
+      return { left: left, right: right, info: info, same: a === b };
+    }
+    var del = 0, ins = 0;
+    function put(pre, tag, text) {
+      var last = pre.lastChild;
+      if (last && last.tagName === tag.toUpperCase()) { last.textContent += text; return; }
+      pre.appendChild(h(tag, "", text));
+    }
+    d.ops.forEach(function (op) {
+      if (op[0] === 0) { put(left, "span", op[1]); put(right, "span", op[2]); }
+      else if (op[0] < 0) { put(left, "del", op[1]); del++; }
+      else { put(right, "ins", op[1]); ins++; }
+    });
+    info.textContent = del || ins
+      ? del + " " + d.unit + (del === 1 ? "" : "s") + " only in A, " + ins + " only in B" + (d.unit === "line" ? " (line diff: the texts are long)" : "")
+      : "identical";
+    return { left: left, right: right, info: info, same: !del && !ins };
+  }
+
+  function resolve(cid) {
+    var here = byCid[cid];
+    if (here) return extract(here);
+    var p = loadPicks().filter(function (x) { return x.cid === cid; });
+    var mine = p.filter(function (x) { return x.dir === SITE_DIR; });
+    return mine[0] || p[0] || null;
+  }
+  function pageFor(cid) {
+    var key = cid.split(":")[0];
+    var n = key.indexOf("@") >= 0 ? key.split("@") : null;
+    var pad = function (x) { x = String(x); while (x.length < 6) x = "0" + x; return x; };
+    return n ? "eval_" + n[0] + "_iteration_" + pad(n[1]) + ".html" : "train_iteration_" + pad(key) + ".html";
+  }
+  function openCompare() {
+    var picks = loadPicks();
+    if (picks.length < 2) {
+      toast("pick two members first: tick “compare” on each (they may be on different pages)");
+      return;
+    }
+    compareIds = [picks[0].cid, picks[1].cid];
+    showCompare([picks[0], picks[1]]);
+  }
+  function compareFromHash(ids) {
+    var found = ids.map(resolve);
+    // a member of this page named by a shared link joins the picks, so the other page can show both
+    found.forEach(function (p) {
+      if (p && byCid[p.cid]) {
+        var picks = loadPicks().filter(function (q) { return !sameMember(q, p.cid); });
+        picks.push(p);
+        savePicks(picks.slice(-2));
+      }
+    });
+    renderTray();
+    showCompare(found, ids);
+  }
+
+  function sideHead(p, letter, cid) {
+    var col = h("div", "cmp-side");
+    var t = h("h3", "", "");
+    t.appendChild(h("span", "side side-" + letter.toLowerCase(), letter));
+    if (!p) {
+      t.appendChild(doc.createTextNode(" " + cid + " — not loaded"));
+      col.appendChild(t);
+      var msg = h("p", "missing", "This member is on another page and was not picked in this browser. ");
+      var a = h("a", "", "Open it to load it");
+      a.href = SITE_DIR + pageFor(cid) + "#compare=" + (compareIds || []).map(enc).join(",");
+      msg.appendChild(a);
+      col.appendChild(msg);
+      return col;
+    }
+    var a2 = h("a", "", pickLabel(p));
+    a2.href = p.href;
+    t.appendChild(doc.createTextNode(" "));
+    t.appendChild(a2);
+    col.appendChild(t);
+    var st = h("p", "cmp-stats");
+    p.stats.forEach(function (s, i) { st.appendChild(h(i ? "span" : "strong", "", s)); });
+    col.appendChild(st);
+    var bd = h("p", "cmp-badges");
+    p.badges.forEach(function (b) { bd.appendChild(h("span", "chip info", b)); });
+    if (p.badges.length) col.appendChild(bd);
+    if (p.prompt) {
+      var pr = h("p", "subtle", "prompt ");
+      pr.appendChild(h("code", "", p.prompt));
+      col.appendChild(pr);
+    }
+    return col;
+  }
+  function section(box, title, note) {
+    var s = h("section", "cmp-sec");
+    s.appendChild(h("h3", "", title));
+    if (note) s.appendChild(note);
+    box.appendChild(s);
+    return s;
+  }
+  function twoCols(a, b) {
+    var row = h("div", "cmp-cols");
+    row.appendChild(a);
+    row.appendChild(b);
+    return row;
+  }
+  function turnCell(t) {
+    var cell = h("td");
+    if (!t) { cell.appendChild(h("span", "subtle", "—")); return cell; }
+    cell.appendChild(h("span", "role role-" + t.role.replace(/[^a-z]/g, ""), t.role));
+    if (t.calls.length) {
+      t.calls.forEach(function (c) { cell.appendChild(h("pre", "args", c)); });
+    }
+    return cell;
+  }
+  function showCompare(pair, ids) {
+    var dlg = doc.getElementById("rg-compare");
+    var box = doc.getElementById("rg-cmp-body");
+    if (!dlg || !box) return;
+    box.textContent = "";
+    var A = pair[0], B = pair[1];
+    ids = ids || [A && A.cid, B && B.cid];
+    box.appendChild(twoCols(sideHead(A, "A", ids[0]), sideHead(B, "B", ids[1])));
+    if (A && B) {
+      if (A.prompt && B.prompt && A.prompt !== B.prompt) {
+        box.appendChild(h("p", "warning", "Different prompts: " + A.prompt + " and " + B.prompt + "."));
+      }
+      var fd = diffPanes(A.final, B.final);
+      var s1 = section(box, A.kind === "completion" && B.kind === "completion"
+        ? "Completions side by side, word diff" : "Final answers, word diff", fd.info);
+      s1.appendChild(twoCols(fd.left, fd.right));
+      if (typeof A.summary === "string" && typeof B.summary === "string") {
+        var sd = diffPanes(A.summary, B.summary);
+        section(box, "metadata.summary, word diff", sd.info).appendChild(twoCols(sd.left, sd.right));
+      }
+      if (A.kind === "conversation" || B.kind === "conversation") {
+        var idx = {};
+        A.turns.concat(B.turns).forEach(function (t) { idx[t.i] = true; });
+        var keys = Object.keys(idx).map(Number).sort(function (x, y) { return x - y; });
+        var ma = {}, mb = {};
+        A.turns.forEach(function (t) { ma[t.i] = t; });
+        B.turns.forEach(function (t) { mb[t.i] = t; });
+        var tbl = h("table", "turns");
+        var thead = h("thead");
+        var tr0 = h("tr");
+        ["#", "A", "B"].forEach(function (x) { tr0.appendChild(h("th", "", x)); });
+        thead.appendChild(tr0);
+        tbl.appendChild(thead);
+        var tb = h("tbody");
+        var same = 0;
+        keys.forEach(function (k) {
+          var ta = ma[k], tb2 = mb[k];
+          var tr = h("tr");
+          tr.appendChild(h("th", "", String(k)));
+          var ca = turnCell(ta), cb = turnCell(tb2);
+          if (ta && tb2 && !ta.text && !tb2.text) {
+            if (ta.role === tb2.role && ta.calls.join("\n") === tb2.calls.join("\n")) { tr.className = "same"; same++; }
+          } else if (ta && tb2) {
+            var d = diffPanes(ta.text, tb2.text);
+            if (d.same && ta.role === tb2.role && ta.calls.join("\n") === tb2.calls.join("\n")) { tr.className = "same"; same++; }
+            ca.insertBefore(ta.text ? d.left : h("p", "subtle notext", "(no text)"), ca.children[1] || null);
+            cb.insertBefore(tb2.text ? d.right : h("p", "subtle notext", "(no text)"), cb.children[1] || null);
+          } else {
+            tr.className = "only";
+            if (ta) ca.insertBefore(h("pre", "dtext", ta.text), ca.children[1] || null);
+            if (tb2) cb.insertBefore(h("pre", "dtext", tb2.text), cb.children[1] || null);
+          }
+          tr.appendChild(ca);
+          tr.appendChild(cb);
+          tb.appendChild(tr);
+        });
+        tbl.appendChild(tb);
+        var note = h("p", "diff-info", keys.length + " messages by index · " + same + " identical");
+        section(box, "Turn by turn", note).appendChild(tbl);
+      }
+    }
+    if (!dlg.open) {
+      if (typeof dlg.showModal === "function") dlg.showModal(); else dlg.setAttribute("open", "");
+    }
+    compareIds = ids.filter(Boolean);
+    writeHash(false);
+  }
+  function closeDialogs() {
+    $all("dialog[open]").forEach(function (d) { d.close ? d.close() : d.removeAttribute("open"); });
+  }
+  $all("dialog").forEach(function (d) {
+    d.addEventListener("close", function () {
+      if (d.id === "rg-compare") { compareIds = null; writeHash(false); }
+    });
+    d.addEventListener("click", function (e) { if (e.target === d) d.close(); }); // backdrop
+    $all(".dlg-close", d).forEach(function (b) { b.addEventListener("click", function () { d.close(); }); });
+  });
+  function toggleHelp() {
+    var d = doc.getElementById("rg-help");
+    if (!d) return;
+    if (d.open) d.close(); else if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
+  }
+
+  // ------------------------------------------------------------------ targets: anchors, #prompt=, sub-pages
+  function clearTargetMarks() {
+    $all(".target-hl").forEach(function (e) { e.classList.remove("target-hl"); });
+    members.forEach(function (m) { m.forced = false; });
+  }
+  function reveal(el) {
+    var gel = el.closest("section.group");
+    var g = groups.filter(function (x) { return x.el === gel; })[0];
+    if (g && g.el.classList.contains("collapsed")) setCollapsed(g, false);
+    var m = members.filter(function (x) { return x.el === el; })[0];
+    if (m && m.el.hidden) { m.forced = true; applyFilters(); } // a linked member shows even if filtered out
+    if (g && g.el.hidden) { g.members.forEach(function (x) { x.forced = true; }); applyFilters(); }
+  }
+  function scrollToEl(el, focus) {
+    el.classList.add("target-hl");
+    el.scrollIntoView({ block: "start" });
+    if (focus) {
+      var f = $("a.anchor", el) || el;
+      try { f.focus({ preventScroll: true }); } catch (e) { f.focus(); }
+    }
+  }
+  function seekOtherPage(params) {
+    // the target may sit on another page of this iteration: try them in turn, once each
+    var seek = parseInt(params.seek || "0", 10) || 0;
+    if (PAGES.length < 2 || seek >= PAGES.length - 1) return false;
+    var next = PAGES[PAGE_NO % PAGES.length];
+    var h2 = window.location.hash.replace(/&?seek=\d+/, "");
+    if (h2.indexOf("=") < 0 && h2.length > 1) h2 = "#at=" + h2.slice(1);
+    window.location.replace(next + (h2 || "#") + (h2.length > 1 ? "&" : "") + "seek=" + (seek + 1));
+    return true;
+  }
+  function goToTarget(params, initial) {
+    clearTargetMarks();
+    if (!target) { if (params.seek !== undefined) writeHash(false); return; }
+    var el = null, found = [];
+    if (target.kind === "anchor") {
+      el = doc.getElementById(target.value);
+      if (el && !el.closest("section.groups")) el = null;
+      if (el) found = [el];
+    } else if (target.kind === "prompt") {
+      found = groups.filter(function (g) { return g.prompt === target.value; }).map(function (g) { return g.el; });
+      el = found[0] || null;
+    }
+    if (params.seek !== undefined) writeHash(false); // arrived through a sub-page seek: drop the counter
+    if (!el) {
+      if (initial && seekOtherPage(params)) return;
+      toast((target.kind === "prompt" ? "prompt " : "") + target.value + " is not on " +
+        (PAGES.length > 1 ? "any page of this iteration" : "this page"));
+      return;
+    }
+    found.forEach(function (e) { reveal(e); e.classList.add("target-hl"); });
+    // after layout settles (fonts, sorting), so the position is right
+    window.requestAnimationFrame(function () { scrollToEl(el, !initial); });
+  }
+
+  function readHash(initial) {
+    var p = parseHash(window.location.hash);
+    state = stateFromParams(p);
+    target = null;
+    if (p.prompt) target = { kind: "prompt", value: p.prompt };
+    else if (p.at && ANCHOR_RE.test(p.at)) target = { kind: "anchor", value: p.at };
+    compareIds = p.compare ? p.compare.split(",").filter(function (c) { return CID_RE.test(c); }).slice(0, 2) : null;
+    if (compareIds && !compareIds.length) compareIds = null;
+    toControls();
+    applySort();
+    applyView();
+    applyFilters();
+    carry();
+    goToTarget(p, initial);
+    if (compareIds && compareIds.length === 2) compareFromHash(compareIds);
+    else {
+      var dlg = doc.getElementById("rg-compare");
+      if (dlg && dlg.open) dlg.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ events
+  if (bar) {
+    bar.hidden = false;
+    bar.addEventListener("submit", function (e) { e.preventDefault(); });
+    var onChange = function () {
+      var s = fromControls();
+      if (s.md !== state.md) store.set("reportgen.md", s.md ? "1" : "0");
+      state = s;
+      update(false);
+    };
+    var slow = debounce(onChange, 160);
+    ["q", "rmin", "rmax"].forEach(function (k) { if (ctl[k]) ctl[k].addEventListener("input", slow); });
+    Object.keys(ctl).forEach(function (k) {
+      if (ctl[k] && ["q", "rmin", "rmax"].indexOf(k) < 0) ctl[k].addEventListener("change", onChange);
+    });
+    if (ctl.q) ctl.q.addEventListener("search", onChange);
+    var clearAll = function () {
+      var s = emptyState();
+      s.sort = state.sort; s.compact = state.compact; s.md = state.md;
+      state = s;
+      toControls();
+      update(false);
+    };
+    ["b-clear", "b-clear2"].forEach(function (id) {
+      var b = doc.getElementById(id);
+      if (b) b.addEventListener("click", clearAll);
+    });
+    var ex = doc.getElementById("b-expand"), co = doc.getElementById("b-collapse");
+    if (ex) ex.addEventListener("click", function () { groups.forEach(function (g) { setCollapsed(g, false); }); });
+    if (co) co.addEventListener("click", function () { groups.forEach(function (g) { setCollapsed(g, true); }); });
+    var cbtn = doc.getElementById("b-compare");
+    if (cbtn) cbtn.addEventListener("click", openCompare);
+    var hb = doc.getElementById("b-help");
+    if (hb) hb.addEventListener("click", toggleHelp);
+  }
+  var none2 = doc.getElementById("b-clear2");
+  if (none2 && !bar) none2.hidden = true;
+
+  // a reward mini-bar leads to its member (an SVG <g>, not a link: link crawlers expect string hrefs)
+  doc.addEventListener("click", function (e) {
+    var mb = e.target.closest && e.target.closest("svg.minibars g.bar[data-target]");
+    if (!mb || !doc.getElementById(mb.getAttribute("data-target"))) return;
+    target = { kind: "anchor", value: mb.getAttribute("data-target") };
+    writeHash(true);
+    goToTarget({}, false);
+  });
+  // in-page anchors keep the filters in the address
+  doc.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    var id = safeDecode(a.getAttribute("href").slice(1));
+    if (!ANCHOR_RE.test(id) || !doc.getElementById(id)) return; // "#main" and the like stay native
+    e.preventDefault();
+    target = { kind: "anchor", value: id };
+    writeHash(true);
+    goToTarget({}, false);
+  });
+  function onHash() {
+    var raw = window.location.hash.slice(1);
+    // "#main" (the skip link) or any other foreign anchor: the browser scrolls, the view stays
+    if (raw && raw.indexOf("=") < 0 && !ANCHOR_RE.test(safeDecode(raw))) return;
+    readHash(false);
+  }
+  window.addEventListener("popstate", onHash);
+  window.addEventListener("hashchange", onHash);
+
+  function stickyOffsets() {
+    // sticky bars must not cover a group scrolled to: scroll-margin follows their height
+    var top = $("header.top");
+    var th = top ? top.getBoundingClientRect().height : 0;
+    if (bar && !bar.hidden) bar.style.top = th + "px";
+    var bh = bar && !bar.hidden && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().height : 0;
+    doc.documentElement.style.setProperty("--sticky", Math.round(th + bh + 8) + "px");
+    return th + bh;
+  }
+  window.addEventListener("resize", debounce(stickyOffsets, 100));
+
+  function visibleGroups() { return groups.filter(function (g) { return !g.el.hidden; }).map(function (g) { return g.el; }); }
+  var lastStep = null; // {el, y}: where n/p left the view, for groups that cannot reach the top
+  function stepGroup(dir) {
+    var line = stickyOffsets() + 8; // the groups' scroll-margin-top
+    var list = visibleGroups();
+    if (!list.length) return;
+    var cur = -1, i;
+    if (lastStep && Math.abs(window.scrollY - lastStep.y) < 2 && list.indexOf(lastStep.el) >= 0) {
+      cur = list.indexOf(lastStep.el);
+    } else {
+      for (i = 0; i < list.length; i++) if (list[i].getBoundingClientRect().top <= line + 4) cur = i;
+    }
+    var idx;
+    if (dir > 0) idx = cur + 1;
+    else idx = cur >= 0 && list[cur].getBoundingClientRect().top < line - 4 && list[cur] !== (lastStep && lastStep.el) ? cur : cur - 1;
+    if (idx < 0 || idx >= list.length) { toast(dir > 0 ? "last group of this page" : "first group of this page"); return; }
+    var pick = list[idx];
+    target = { kind: "anchor", value: pick.id };
+    writeHash(false);
+    clearTargetMarks();
+    scrollToEl(pick, true);
+    lastStep = { el: pick, y: window.scrollY };
+  }
+
+  doc.addEventListener("keydown", function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (typing(e)) {
+      if (e.key === "Escape" && e.target.blur) e.target.blur();
+      return;
+    }
+    if ($("dialog[open]")) {
+      if (e.key === "?") { e.preventDefault(); closeDialogs(); }
+      return; // Esc closes a modal dialog natively
+    }
     var link = null;
-    if (e.key === "j" || e.key === "ArrowDown") link = document.getElementById("nav-next");
-    else if (e.key === "k" || e.key === "ArrowUp") link = document.getElementById("nav-prev");
+    switch (e.key) {
+      case "j": case "ArrowDown": link = doc.getElementById("nav-next"); break;
+      case "k": case "ArrowUp": link = doc.getElementById("nav-prev"); break;
+      case "n": e.preventDefault(); stepGroup(1); return;
+      case "p": e.preventDefault(); stepGroup(-1); return;
+      case "/":
+        if (ctl.q) { e.preventDefault(); ctl.q.focus(); ctl.q.select(); }
+        return;
+      case "c": e.preventDefault(); openCompare(); return;
+      case "m":
+        if (ctl.md) { e.preventDefault(); ctl.md.checked = !ctl.md.checked; ctl.md.dispatchEvent(new Event("change")); }
+        return;
+      case "?": e.preventDefault(); toggleHelp(); return;
+      case "Escape": clearTargetMarks(); return;
+      default: return;
+    }
     if (link && link.href) {
       e.preventDefault();
-      window.location.href = link.href + window.location.search;
+      window.location.href = link.href;
+    } else if (e.key === "j" || e.key === "k") {
+      toast(e.key === "j" ? "this is the last page" : "this is the first page");
     }
   });
+  // storage events: picks made in another tab show up here
+  window.addEventListener("storage", function (e) { if (e.key === PICKS_KEY) renderTray(); });
+
+  // times are logged in UTC: show the reader's local time, the logged one on hover
+  $all(".it-head time[datetime]").forEach(function (t) {
+    var d = new Date(t.getAttribute("datetime"));
+    if (isNaN(d.getTime())) return;
+    t.title = t.getAttribute("datetime");
+    t.textContent = d.toLocaleString();
+  });
+
+  // ------------------------------------------------------------------ start
+  stickyOffsets();
+  renderTray();
+  readHash(true);
 })();

@@ -327,3 +327,39 @@ def serve(
         click.echo("stopped")
     except OSError as exc:
         _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
+
+
+@main.command("check")
+@click.argument("source")
+@click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (for CI) instead of text.")
+def check_command(source: str, fmt: str | None, as_json: bool) -> None:
+    """Validate an observe export or a tinker log_path and list its problems.
+
+    Each problem names its file and line: torn tails, broken or unfinished
+    batches, unreadable lines, unknown schema versions, invalid UTF-8, missing
+    files, non-finite metrics. Exit 0: no problem; 1: problems (or unreadable).
+
+    \b
+    Example:
+      reportgen check runs/42
+      reportgen check runs/exp1 --json > check.json
+    """
+    import json
+
+    from .check import CheckReport, check
+
+    try:
+        report = check(source, fmt)
+    except Exception as exc:  # a bug of ours: still an answer, never a traceback
+        if os.environ.get("REPORTGEN_DEBUG"):
+            raise
+        report = CheckReport(source=source, fatal=True)
+        message = f"{type(exc).__name__}: {exc}; please report it (REPORTGEN_DEBUG=1 shows the traceback)"
+        report.add(source, None, "internal error", message)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+    else:
+        for line in report.lines():
+            click.echo(line)
+    sys.exit(0 if report.ok else 1)

@@ -8,9 +8,11 @@ labels sanitised), never taken raw from input.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -51,6 +53,7 @@ class BuildOptions:
     jobs: int = 1
     incremental: bool = True  # reuse unchanged pages of the site already in OUT
     live: bool = False  # pages poll live.js (build --watch, serve)
+    markdown: str = "auto"  # on | off | auto (on unless the export is over MARKDOWN_AUTO_LIMIT)
     up: tuple[str, str] | None = None  # (href, label) of a link above the site: a sweep's index
 
 
@@ -117,6 +120,8 @@ def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
         yield cls, line
 
 
+# markdown-it-py costs several times the rest of a page: past this size "auto" leaves it off
+MARKDOWN_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
 STATE_FORMAT = 1
 
@@ -145,11 +150,73 @@ def _load_state(out: Path) -> dict[str, Any] | None:
 
 
 def is_site(path: Path) -> bool:
-    """Whether a folder was written by reportgen."""
-    return (path / MARKER).is_file()
+    """Whether a folder was written by reportgen (its marker is a file of ours, not a link)."""
+    marker = path / MARKER
+    return marker.is_file() and not marker.is_symlink()
+
+
+_TMP_RE = re.compile(r"\.reportgen-(tmp|old)-(\d+)$")
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # ours: left by an earlier build of this process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. EPERM: someone else's live process
+        return True
+    return True
+
+
+def recover_stale(out: Path) -> list[Path]:
+    """Clear what killed builds left beside ``out``; returns the paths removed or restored.
+
+    ``.OUT.reportgen-tmp-PID`` (an unfinished site) is removed once PID is gone.
+    ``.OUT.reportgen-old-PID`` is the previous site moved aside just before the
+    swap: if OUT is missing (killed between the two renames) it is put back,
+    otherwise removed.  Links are unlinked, never followed.
+    """
+    parent = out.parent
+    prefix = f".{out.name}.reportgen-"
+    done: list[Path] = []
+    try:
+        names = sorted(os.listdir(parent)) if parent.is_dir() else []
+    except OSError:
+        return done
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        m = _TMP_RE.search(name)
+        if m is None or name != f".{out.name}.reportgen-{m.group(1)}-{m.group(2)}" or _pid_alive(int(m.group(2))):
+            continue
+        path = parent / name
+        try:
+            if path.is_symlink() or not path.is_dir():
+                path.unlink()
+            elif m.group(1) == "old" and not out.exists() and not out.is_symlink() and is_site(path):
+                os.replace(path, out)
+            else:
+                shutil.rmtree(path)
+            done.append(path)
+        except OSError:
+            continue  # not ours to fight over: the build goes on without it
+    return done
+
+
+def _refuse_input_overlap(out: Path, input_root: str | None) -> None:
+    """OUT must not be the input folder nor hold it: the swap would delete the run."""
+    if input_root is None:
+        return
+    o = out.resolve()
+    src = Path(input_root).resolve()
+    if o == src or o in src.parents:
+        raise OutputError(f"{out} holds the input {input_root}; write the site to another folder")
 
 
 def _prepare_staging(out: Path, force: bool) -> Path:
+    recover_stale(out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
     if out.is_symlink():
@@ -159,7 +226,9 @@ def _prepare_staging(out: Path, force: bool) -> Path:
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
     staging = parent / f".{out.name}.reportgen-tmp-{os.getpid()}"
-    if staging.exists():
+    if staging.is_symlink():
+        staging.unlink()
+    elif staging.exists():
         shutil.rmtree(staging)
     staging.mkdir()
     return staging
@@ -192,7 +261,9 @@ class SiteWriter:
             raise OutputError(f"refusing to write outside the site: {name!r}")
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(data, str):
-            data = data.encode("utf-8", "replace")  # a lone surrogate (e.g. from a file name) becomes "?"
+            # NUL is a parse error in HTML: write the U+FFFD a browser shows instead; a lone
+            # surrogate (from an undecodable file name) becomes "?"
+            data = data.replace("\x00", "\ufffd").encode("utf-8", "replace")
         with open(path, "wb") as f:
             f.write(data)
         self.files.append(name)
@@ -227,6 +298,7 @@ class _Job:
     groups_per_page: int
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
     old_pages: dict[str, Any] = field(default_factory=dict)
+    markdown: bool = True
 
 
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers
@@ -258,7 +330,7 @@ def _render_iteration(
     n_pages = max(1, -(-len(all_groups) // per))
     for p in range(1, n_pages + 1):
         it.groups = all_groups[(p - 1) * per : p * per]
-        ctx = iteration_context(run, it, prev_ref, next_ref)
+        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown)
         ctx.update(job.common)
         ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
         ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
@@ -276,7 +348,9 @@ def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_
     """Everything a page is made of: if it is unchanged, the old page is reused."""
     base = getattr(job.reader, "page_key", None)
     if base is None:
-        return None
+        base = _files_key(job.reader)
+        if base is None:
+            return None
     others = {}
     if job.run.prompt_index:
         # the "same prompt in" links change when later updates sample the prompt again
@@ -291,15 +365,42 @@ def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_
         next_ref.page if next_ref else None,
         sorted(others.items()),
         job.groups_per_page,
+        job.markdown,
         sorted((k, str(v)) for k, v in job.common.items()),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+_FLAT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
+    """For readers whose locators name files (tinker): a key from their names and sizes."""
+    storage = getattr(reader, "storage", None)
+    if storage is None or storage.remote:
+        return None
+
+    def key(ref: IterationRef) -> str:
+        loc = ref.locator if isinstance(ref.locator, dict) else {}
+        parts = []
+        for rel in sorted(v for v in loc.values() if isinstance(v, str)):
+            try:
+                st = os.stat(storage.local_path(rel))
+                parts.append((rel, st.st_size, st.st_mtime_ns))
+            except (OSError, TypeError):
+                parts.append((rel, -1, -1))
+        return hashlib.sha256(repr((ref.kind, ref.label, ref.number, parts)).encode()).hexdigest()
+
+    return key
+
+
 def _reuse(old_root: Path, new_root: Path, files: list[str]) -> bool:
     """Hard-link (or copy) a page's files from the previous site."""
+    # names from the state file: flat names of ours only, never a path out of either folder
+    if not files or not all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files):
+        return False
     srcs = [old_root / f for f in files]
-    if not files or not all(p.is_file() and not p.is_symlink() for p in srcs):
+    if not all(p.is_file() and not p.is_symlink() for p in srcs):
         return False
     for f, src in zip(files, srcs):
         dst = new_root / f
@@ -352,6 +453,7 @@ def render_run(
     old_pages: dict[str, Any] | None = None,
     new_pages: dict[str, Any] | None = None,
     live: bool = False,
+    markdown: bool = True,
 ) -> int:
     """Render every page of one run into ``writer``; returns rollouts seen.
 
@@ -370,7 +472,7 @@ def render_run(
     sequences = _sequences(run)
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
-    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, old_pages or {})
+    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, old_pages or {}, markdown)
     rollouts = 0
     done = 0
 
@@ -390,6 +492,10 @@ def render_run(
         if progress:
             progress(done, total)
 
+    # pages allocate millions of short-lived containers: a full collection every
+    # few thousand allocations costs more than the rendering itself
+    thresholds = gc.get_threshold()
+    gc.set_threshold(200_000, 50, 100)
     use_pool = jobs > 1 and total >= 4 and "fork" in multiprocessing.get_all_start_methods()
     if use_pool:
         close = getattr(reader, "close", None)
@@ -409,6 +515,7 @@ def render_run(
             prev_ref = seq[i - 1] if i > 0 else None
             next_ref = seq[i + 1] if i + 1 < len(seq) else None
             record(si, i, _render_iteration(job, env, seq[i], prev_ref, next_ref))
+    gc.set_threshold(*thresholds)
     ctx = index_context(run, site_title)
     ctx.update(common)
     ctx["is_index"] = True
@@ -437,7 +544,11 @@ def build(
     options = options or BuildOptions()
     t0 = time.perf_counter()
     out = Path(out)
+    recover_stale(out)  # first: a site a killed build left aside comes back even if this build fails
     reader = open_source(source, options.fmt)
+    storage = getattr(reader, "storage", None)
+    if storage is not None and not storage.remote:
+        _refuse_input_overlap(out, storage.root)
     fingerprint = hashlib.sha256(
         repr(
             (
@@ -447,6 +558,7 @@ def build(
                 options.groups_per_page,
                 options.up,
                 options.live,
+                options.markdown,
                 os.path.abspath(source) if "://" not in source else source,
             )
         ).encode()
@@ -458,6 +570,16 @@ def build(
     if old is not None and restore is not None and old.get("reader") is not None:
         restore(old["reader"])
     run = reader.scan()
+    if options.markdown == "auto":
+        use_markdown = int(run.info.get("bytes_read") or 0) <= MARKDOWN_AUTO_LIMIT
+        if not use_markdown:
+            run.warnings.append(
+                "the export is large: pages show the exact texts only (--markdown on adds the markdown view)"
+            )
+    else:
+        use_markdown = options.markdown == "on"
+    # the index and the reader's spans live for the whole build: keep the collector off them
+    gc.freeze()
     staging = _prepare_staging(out, options.force)
     try:
         writer = SiteWriter(staging)
@@ -478,6 +600,7 @@ def build(
             old_pages=old.get("pages") if old is not None else None,
             new_pages=new_pages,
             live=options.live,
+            markdown=use_markdown,
         )
         from .sweep import SUMMARY_FILE, summary_bytes
 

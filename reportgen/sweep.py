@@ -1,32 +1,803 @@
-"""The top-level page of a folder holding several run sites."""
+"""Sweeps: one site for several runs, and each run's ``run.json``.
+
+Every run site carries ``run.json``, a small summary of itself (see
+:func:`run_summary`), so that the top-level page of a sweep can be made again
+from the run sites alone, without their sources: ``reportgen index SITE``
+reads ``SITE/*/run.json``.  Run sites can therefore be built separately (on
+several CI machines) and assembled later.
+
+A sweep site::
+
+    site/
+      index.html          the runs compared: a sortable, filterable table and overlaid curves
+      sweep_data.js       the curves and page lists for assets/sweep.js
+      assets/             the same assets as a run site
+      <run>/              one complete run site per run (its own assets/, run.json)
+
+Nothing written depends on the time of the build or on the order in which
+runs finish, so ``--jobs N`` writes the same bytes as a serial build.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import multiprocessing
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import orjson
 
 from . import __version__
-from .site import MARKER, make_env
+from .errors import InputError, OutputError
+from .model import Run, page_name
+from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
+from .storage import Storage, is_url
+from .views.index import model_file_name
+from .views.text import safe_name, script_json
+
+SUMMARY_FILE = "run.json"
+SCHEMA = "reportgen-run/1"
+DATA_FILE = "sweep_data.js"
+MAX_POINTS = 2000  # per series in run.json
+SWEEP_POINTS = 400  # at most, per series drawn on the sweep page
+CHART_POINTS = 6_000  # at most, per chart of the sweep page (fewer points per series when many runs)
+RESERVED = {"assets", "index.html", DATA_FILE}
+# config keys that name the run rather than set it up: never a "difference" of a sweep
+IDENTITY_KEYS = {"log_path", "wandb_name", "wandb_project", "session_name", "base_url", "run_name", "name"}
+# shown in their own columns already
+SHOWN_KEYS = {"model_name", "loss_fn", "algorithm", "model"}
+MAX_CONFIG_COLUMNS = 16
+MAX_CONFIG_TEXT = 200
 
 
-def write_runs_index(out: Path, names: list[str], title: str) -> Path:
-    """Write ``out/index.html`` listing the run sites found under ``out``."""
-    runs = []
+@dataclass(frozen=True)
+class KeyMetric:
+    """A curve the sweep page overlays: which metric plays the role in each format."""
+
+    key: str
+    title: str
+    observe: tuple[str, ...]
+    tinker: tuple[str, ...]
+
+
+KEY_METRICS = (
+    KeyMetric("reward", "reward", ("reward/mean",), ("env/all/reward/total",)),
+    KeyMetric("correct", "correct", (), ("env/all/correct",)),
+    KeyMetric("kl", "KL", ("policy/kl",), ("optim/kl_sample_train_v1", "optim/kl_sample_train_v2")),
+    KeyMetric("entropy", "entropy", ("policy/entropy",), ("optim/entropy",)),
+    KeyMetric("length", "completion length (tokens)", ("completions/length_mean",), ("env/all/ac_tokens_per_turn",)),
+)
+EVAL_KEY = "eval"
+
+
+# ---------------------------------------------------------------- run.json
+
+
+def _finite(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return None
+    f = float(v)
+    return f if math.isfinite(f) else None
+
+
+def _num(v: float) -> float | int:
+    """An integral float as an int (shorter JSON, same value)."""
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+
+
+def metric_series(run: Run, name: str) -> tuple[list[int], list[float]]:
+    """(steps, values) of a metric, sorted by step, finite values only."""
+    mt = run.metrics
+    col = mt.columns.get(name)
+    if col is None:
+        return [], []
+    pairs = sorted((mt.steps[i], v) for i, v in enumerate(col) if math.isfinite(v))
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def downsample(xs: list[int], ys: list[float], limit: int) -> tuple[list[int], list[float]]:
+    """At most ``limit`` points: per bucket its lowest and highest point, in order; first and last kept."""
+    n = len(xs)
+    if n <= limit:
+        return list(xs), list(ys)
+    buckets = max(1, (limit - 2) // 2)
+    keep = {0, n - 1}
+    for b in range(buckets):
+        lo = 1 + (n - 2) * b // buckets
+        hi = 1 + (n - 2) * (b + 1) // buckets
+        if lo >= hi:
+            continue
+        idx = range(lo, hi)
+        keep.add(min(idx, key=ys.__getitem__))
+        keep.add(max(idx, key=ys.__getitem__))
+    order = sorted(keep)
+    return [xs[i] for i in order], [ys[i] for i in order]
+
+
+def _series_json(xs: list[int], ys: list[float], limit: int = MAX_POINTS) -> dict[str, Any]:
+    xs, ys = downsample(xs, ys, limit)
+    return {"x": xs, "y": [_num(y) for y in ys], "n": len(xs)}
+
+
+def _pick_metric(run: Run, names: Iterable[str]) -> str | None:
     for name in names:
-        meta = {}
-        marker = out / name / MARKER
-        if marker.is_file():
+        if run.metrics.has_finite(name):
+            return name
+    return None
+
+
+def _eval_choice(run: Run) -> list[dict[str, Any]]:
+    """Per evaluator: the metric scoring it and its last finite value."""
+    out = []
+    for label in sorted(run.evals):
+        prefix = run.eval_metric_prefix.get(label)
+        if prefix is None:
+            continue
+        metric = _pick_metric(run, (f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct"))
+        if metric is None:
+            continue
+        xs, ys = metric_series(run, metric)
+        out.append({"label": label, "metric": metric, "step": xs[-1], "value": _num(ys[-1])})
+    return out
+
+
+def run_status(run: Run) -> tuple[str, str]:
+    """``finished``, ``crashed`` or ``live``, with the reason (see docs/publishing.md)."""
+    if run.format == "tinker":
+        final = [c for c in run.checkpoints if c.final]
+        if final:
+            return "finished", f"final checkpoint {final[-1].name!r} saved"
+        crashed = [r for r in run.iterations if r.status == "crashed"]
+        last_metrics = max(run.metrics.steps, default=-1)
+        if crashed and crashed[-1].number >= last_metrics:
+            return "crashed", f"iteration {crashed[-1].number} did not finish, and nothing was logged after it"
+        if crashed or run.info.get("crashed"):
+            return "live", "an iteration crashed, but the run went on (resumed); no final checkpoint yet"
+        return "live", "no final checkpoint: the run is still going, or was stopped"
+    if not run.iterations:
+        return "live", "no update yet"
+    last = run.iterations[-1]
+    total = run.params.get("updates")
+    if last.status == "incomplete":
+        return "crashed", f"update {last.number} has no update record: the run stopped in the middle of it"
+    if isinstance(total, int) and not isinstance(total, bool) and last.number >= total:
+        return "finished", f"update {last.number} of {total} done"
+    of = f" of {total}" if isinstance(total, int) and not isinstance(total, bool) else ""
+    return "live", f"update {last.number}{of} done: the run is still going, or was stopped"
+
+
+def _flat_value(v: Any) -> Any:
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, str):
+        return v if len(v) <= MAX_CONFIG_TEXT else v[:MAX_CONFIG_TEXT] + "…"
+    return v
+
+
+def flatten_config(value: Any, prefix: str = "", out: dict[str, Any] | None = None, depth: int = 0) -> dict[str, Any]:
+    """Scalar values of a nested config, keys joined with ``.``; short lists of scalars as JSON text."""
+    out = {} if out is None else out
+    if not isinstance(value, dict) or depth > 8:
+        return out
+    for k, v in value.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            flatten_config(v, key + ".", out, depth + 1)
+        elif v is None or isinstance(v, str | int | float | bool):
+            out[key] = _flat_value(v)
+        elif isinstance(v, list) and len(v) <= 8 and all(x is None or isinstance(x, str | int | float) for x in v):
             try:
-                meta = orjson.loads(marker.read_bytes())
-            except orjson.JSONDecodeError:
-                meta = {}
-        runs.append({"name": name, "href": f"{name}/index.html", "meta": meta})
-    env = make_env()
-    html = env.get_template("runs_index.html").render(
-        {"runs": runs, "site_title": title, "root": "", "source": str(out), "up": None, "up_label": None}
+                text = orjson.dumps([_flat_value(x) for x in v]).decode()
+            except TypeError:  # an integer past 64 bits
+                text = json.dumps([_flat_value(x) for x in v])
+            out[key] = _flat_value(text)
+    return out
+
+
+def run_summary(run: Run, title: str) -> dict[str, Any]:
+    """The content of ``run.json`` (documented in docs/publishing.md)."""
+    series: dict[str, Any] = {}
+    reward: dict[str, Any] | None = None
+    for km in KEY_METRICS:
+        metric = _pick_metric(run, km.observe if run.format == "observe" else km.tinker)
+        if metric is None:
+            continue
+        xs, ys = metric_series(run, metric)
+        series[km.key] = {"metric": metric, **_series_json(xs, ys)}
+        if km.key == "reward":
+            best = max(range(len(ys)), key=ys.__getitem__)
+            reward = {
+                "metric": metric,
+                "final": _num(ys[-1]),
+                "final_step": xs[-1],
+                "best": _num(ys[best]),
+                "best_step": xs[best],
+            }
+    evals = _eval_choice(run)
+    chosen = next((e for e in evals if e["label"] == "test"), evals[0] if evals else None)
+    if chosen is not None:
+        xs, ys = metric_series(run, chosen["metric"])
+        series[EVAL_KEY] = {"metric": chosen["metric"], "label": chosen["label"], **_series_json(xs, ys)}
+    status, reason = run_status(run)
+    config_src = run.config if run.format == "tinker" else run.params
+    steps = [r.number for r in run.iterations]
+    return {
+        "schema": SCHEMA,
+        "generator": "reportgen",
+        "version": __version__,
+        "title": title,
+        "format": run.format,
+        "source": run.source,
+        "algorithm": run.algorithm,
+        "model": run.model,
+        "iterations": len(run.iterations),
+        "first_step": steps[0] if steps else None,
+        "last_step": steps[-1] if steps else None,
+        "status": status,
+        "status_reason": reason,
+        "reward": reward,
+        "eval": chosen,
+        "evals": evals,
+        "warnings": len(run.warnings),
+        "config": flatten_config(config_src),
+        "series": series,
+        "pages": {
+            "train": [r.number for r in run.iterations if r.has_texts],
+            "eval": {label: [r.number for r in refs if r.has_texts] for label, refs in sorted(run.evals.items())},
+        },
+    }
+
+
+def summary_bytes(run: Run, title: str) -> bytes:
+    """``run.json`` as written into a run site (strict JSON, indented, keys in a fixed order)."""
+    summary = run_summary(run, title)
+    try:
+        return orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits or deep values from a config
+        from .views.text import pretty_json
+
+        return pretty_json(summary).encode("utf-8", "replace") + b"\n"
+
+
+# ---------------------------------------------------------------- finding the runs of a sweep
+
+
+@dataclass
+class SweepPlan:
+    """The runs of a sweep: (name in the site, source), and what was passed over."""
+
+    runs: list[tuple[str, str]]
+    title: str
+    source: str
+    skipped: list[str] = field(default_factory=list)
+
+
+def _is_run(source: str) -> bool:
+    from .sources.detect import open_source
+
+    try:
+        reader = open_source(source)
+    except InputError:
+        return False
+    close = getattr(reader, "close", None)
+    if close:
+        close()
+    return True
+
+
+def _join(parent: str, name: str) -> str:
+    if is_url(parent):
+        return parent.rstrip("/") + "/" + name
+    return os.path.join(parent, name)
+
+
+def _base_name(source: str) -> str:
+    """The folder name naming a run: ``runs/42``, ``runs/42/observe`` and ``runs/42/observe/observe.jsonl`` give 42."""
+    if is_url(source):
+        parts = [p for p in source.split("://", 1)[1].split("/") if p]
+    else:
+        parts = [p for p in Path(os.path.abspath(source.removeprefix("file://"))).parts if p not in ("/", "\\")]
+    if parts and parts[-1].endswith(".jsonl") and len(parts) > 1:
+        parts.pop()
+    if parts and parts[-1] == "observe" and len(parts) > 1:
+        parts.pop()
+    return parts[-1] if parts else "run"
+
+
+def unique_names(sources: list[str]) -> list[str]:
+    """A safe, distinct folder name per source (case-insensitively distinct, never ``assets``)."""
+    taken: set[str] = set()
+    names = []
+    for src in sources:
+        base = safe_name(_base_name(src))
+        if base.lower() in RESERVED:
+            base = base + "_run"
+        name, k = base, 2
+        while name.lower() in taken:
+            name, k = f"{base}-{k}", k + 1
+        taken.add(name.lower())
+        names.append(name)
+    return names
+
+
+def plan_sweep(sources: list[str], out: Path | None = None) -> SweepPlan | None:
+    """The sweep that ``build`` should make of ``sources``, or None for a single run.
+
+    One source that is a run is a single run.  One source that is not a run but
+    holds runs one level down is a sweep of them.  Several sources are a sweep
+    of those sources, which must each be a run.
+    """
+    if len(sources) == 1:
+        src = sources[0]
+        if _is_run(src):
+            return None
+        storage = Storage(src)
+        if storage.remote:
+            if not storage.is_dir():
+                return None
+        elif not os.path.isdir(src):
+            return None
+        out_real = os.path.realpath(out) if out is not None else None
+        found: list[str] = []
+        skipped: list[str] = []
+        for name in storage.listdir():
+            if name.startswith(".") or name.startswith("_") or not storage.is_dir(name):
+                continue
+            sub = _join(src, name)
+            if out_real is not None and not is_url(sub) and os.path.realpath(sub) == out_real:
+                continue
+            if not is_url(sub) and (Path(sub) / MARKER).is_file():
+                skipped.append(f"{name} (a reportgen site)")
+            elif _is_run(sub):
+                found.append(sub)
+            else:
+                skipped.append(name)
+        if not found:
+            return None
+        found.sort(key=lambda s: natural_key(_base_name(s)))
+        return SweepPlan(list(zip(unique_names(found), found)), _base_name(src), src, skipped)
+    for src in sources:
+        if not _is_run(src):
+            from .sources.detect import open_source
+
+            open_source(src)  # raises the reader's own message
+    parents = {
+        os.path.dirname(os.path.abspath(s)) if not is_url(s) else s.rstrip("/").rsplit("/", 1)[0] for s in sources
+    }
+    title = _base_name(parents.pop()) if len(parents) == 1 else "sweep"
+    return SweepPlan(list(zip(unique_names(sources), sources)), title, " ".join(sources))
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key putting run2 before run10."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t.lower()) for t in re.split(r"(\d+)", name) if t]
+
+
+# ---------------------------------------------------------------- building a sweep
+
+
+@dataclass
+class SweepResult:
+    """What a sweep build did, for the CLI."""
+
+    out: Path
+    runs: int = 0
+    updates: int = 0
+    rollouts: int = 0
+    pages: int = 0
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """The CLI's last line."""
+        return (
+            f"built {self.out}: a sweep of {self.runs} runs, {self.updates} updates, {self.rollouts} rollouts, "
+            f"{self.pages} pages written in {self.seconds:.2f} s"
+        )
+
+
+def _build_one(
+    source: str, out: str, options: BuildOptions, shown: str
+) -> tuple[bool, str, list[str], tuple[int, int, int]]:
+    """Build one run of a sweep (in a worker process or not); never raises for bad input.
+
+    ``shown`` is the run's folder as the user will see it (``out`` is in the staging folder).
+    """
+    try:
+        res = build(source, Path(out), options)
+        res.out = Path(shown)
+    except (InputError, OutputError) as exc:
+        return False, str(exc), [], (0, 0, 0)
+    except OSError as exc:
+        return False, f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "), [], (0, 0, 0)
+    except Exception as exc:  # a bug of ours: reported as the run's failure, the other runs still build
+        if os.environ.get("REPORTGEN_DEBUG"):
+            raise
+        return False, f"internal error {type(exc).__name__}: {exc}", [], (0, 0, 0)
+    return True, res.summary(), list(res.warnings), (res.updates, res.rollouts, res.pages)
+
+
+def build_sweep(
+    plan: SweepPlan,
+    out: Path,
+    options: BuildOptions | None = None,
+    jobs: int = 1,
+    on_run: Callable[[str, bool, str], None] | None = None,
+) -> SweepResult:
+    """Build every run of ``plan`` under ``out/<name>/`` and the sweep's index; atomic like ``build``.
+
+    ``options.title`` is the sweep's title; each run is titled by its name. A run
+    that fails is left out with a warning; if every run fails, the build fails.
+    """
+    options = options or BuildOptions()
+    t0 = time.perf_counter()
+    out = Path(out)
+    title = options.title or plan.title
+    staging = _prepare_staging(out, options.force)
+    result = SweepResult(out=out)
+    try:
+        # a run's pages are titled by its folder's own name when no other run has it (the
+        # site's folder name is that name made safe for file names), else by the site's folder name
+        bases = [_base_name(src) for _name, src in plan.runs]
+        title_of = {
+            name: base if bases.count(base) == 1 and base.strip() else name
+            for (name, _src), base in zip(plan.runs, bases)
+        }
+        run_opts = [
+            BuildOptions(
+                fmt=options.fmt,
+                title=title_of[name],
+                force=True,
+                groups_per_page=options.groups_per_page,
+                jobs=1 if jobs > 1 and len(plan.runs) > 1 else options.jobs,  # parallel runs, or parallel pages
+                up=("../index.html", title),
+            )
+            for name, _src in plan.runs
+        ]
+        outs = [str(staging / name) for name, _src in plan.runs]
+        if jobs > 1 and len(plan.runs) > 1:
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with ProcessPoolExecutor(max_workers=min(jobs, len(plan.runs)), mp_context=ctx) as pool:
+                futures: list[Future[Any]] = [
+                    pool.submit(_build_one, src, o, opt, str(out / n))
+                    for (n, src), o, opt in zip(plan.runs, outs, run_opts)
+                ]
+                outcomes = []
+                for (name, _src), fut in zip(plan.runs, futures):
+                    outcomes.append(fut.result())
+                    if on_run:
+                        on_run(name, outcomes[-1][0], outcomes[-1][1])
+        else:
+            outcomes = []
+            for (name, src), o, opt in zip(plan.runs, outs, run_opts):
+                outcomes.append(_build_one(src, o, opt, str(out / name)))
+                if on_run:
+                    on_run(name, outcomes[-1][0], outcomes[-1][1])
+        failed = []
+        for (name, _src), (ok, message, warnings, counts) in zip(plan.runs, outcomes):
+            if not ok:
+                failed.append(f"{name}: {message}")
+                result.warnings.append(f"run {name} left out of the sweep: {message}")
+                continue
+            result.runs += 1
+            result.updates += counts[0]
+            result.rollouts += counts[1]
+            result.pages += counts[2]
+            result.warnings.extend(f"{name}: {w}" for w in warnings)
+        if not result.runs:
+            raise InputError("no run of the sweep could be built: " + "; ".join(failed))
+        if plan.skipped:
+            result.warnings.append(f"not runs, left out: {', '.join(plan.skipped)}")
+        _write_marker(staging, title, plan.source)
+        result.pages += write_sweep_index(staging).pages
+        _swap(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _write_marker(site: Path, title: str, source: str) -> None:
+    marker = {"generator": "reportgen", "version": __version__, "format": "sweep", "title": title, "source": source}
+    (site / MARKER).write_bytes(orjson.dumps(marker))
+
+
+# ---------------------------------------------------------------- the sweep's index page
+
+
+@dataclass
+class IndexResult:
+    """What ``write_sweep_index`` wrote."""
+
+    path: Path
+    runs: int
+    pages: int = 1
+    warnings: list[str] = field(default_factory=list)
+
+
+def _read_marker(site: Path) -> dict[str, Any]:
+    try:
+        meta = orjson.loads((site / MARKER).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def load_summaries(site: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """(folder name, run.json) of every run site below ``site``, in natural name order; warnings."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    warnings: list[str] = []
+    entries = sorted((p for p in site.iterdir() if p.is_dir()), key=lambda p: natural_key(p.name))
+    for d in entries:
+        if d.name.startswith(".") or d.name in RESERVED:
+            continue
+        f = d / SUMMARY_FILE
+        if not f.is_file():
+            if _read_marker(d).get("format") == "sweep":
+                warnings.append(f"{d.name}: a sweep site, not a run site; left out")
+            elif (d / MARKER).is_file():
+                warnings.append(f"{d.name}: a run site without {SUMMARY_FILE} (built by an older reportgen?); left out")
+            continue
+        try:
+            data = orjson.loads(f.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            warnings.append(f"{f}: not valid JSON ({exc}); left out")
+            continue
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            warnings.append(f"{f}: not a {SCHEMA} summary; left out")
+            continue
+        found.append((d.name, data))
+    return found, warnings
+
+
+def _fmt_cell(v: Any) -> str:
+    """A config value as set: exact (1.1e-05 and 1e-05 must not both read 0.0000)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _sort_value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, int | float):
+        return repr(v)
+    return str(v)
+
+
+def varying_keys(summaries: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, str]]:
+    """(format, config key) that differ between runs of the same format, in first-seen order."""
+    by_format: dict[str, list[dict[str, Any]]] = {}
+    for _name, s in summaries:
+        cfg = s.get("config")
+        by_format.setdefault(str(s.get("format")), []).append(cfg if isinstance(cfg, dict) else {})
+    out: list[tuple[str, str]] = []
+    missing = object()
+    for fmt_name in sorted(by_format):
+        configs = by_format[fmt_name]
+        if len(configs) < 2:
+            continue
+        keys: dict[str, None] = {}
+        for cfg in configs:
+            keys.update(dict.fromkeys(cfg))
+        for key in keys:
+            last = key.rsplit(".", 1)[-1]
+            if key in SHOWN_KEYS or last in IDENTITY_KEYS:
+                continue
+            values = {orjson.dumps(cfg[key]) if key in cfg else id(missing) for cfg in configs}
+            if len(values) > 1:
+                out.append((fmt_name, key))
+    return out
+
+
+def _page_list(numbers: Any) -> list[int]:
+    return [n for n in numbers if isinstance(n, int) and not isinstance(n, bool)] if isinstance(numbers, list) else []
+
+
+def _chart_series(s: dict[str, Any], key: str) -> dict[str, Any] | None:
+    ser = (s.get("series") or {}).get(key)
+    if not isinstance(ser, dict):
+        return None
+    xs, ys = ser.get("x"), ser.get("y")
+    if not isinstance(xs, list) or not isinstance(ys, list) or len(xs) != len(ys):
+        return None
+    pairs = [(x, y) for x, y in zip(xs, ys) if _finite(x) is not None and _finite(y) is not None]
+    if not pairs:
+        return None
+    xs2 = [p[0] for p in pairs]
+    ys2 = [float(p[1]) for p in pairs]
+    return {"metric": str(ser.get("metric", "")), "label": ser.get("label"), "x": xs2, "y": ys2}
+
+
+def sweep_context(summaries: list[tuple[str, dict[str, Any]]], title: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(template context, the data ``sweep_data.js`` carries)."""
+    keys = varying_keys(summaries)
+    shown_keys, hidden_keys = keys[:MAX_CONFIG_COLUMNS], keys[MAX_CONFIG_COLUMNS:]
+    formats = sorted({str(s.get("format")) for _n, s in summaries})
+    rows = []
+    data_runs = []
+    statuses: dict[str, int] = {}
+    for i, (name, s) in enumerate(summaries):
+        reward = s.get("reward") if isinstance(s.get("reward"), dict) else None
+        ev = s.get("eval") if isinstance(s.get("eval"), dict) else None
+        cfg: dict[str, Any] = s["config"] if isinstance(s.get("config"), dict) else {}
+        status = str(s.get("status") or "live")
+        statuses[status] = statuses.get(status, 0) + 1
+        model = s.get("model") if isinstance(s.get("model"), str) else None
+        fmt_name = str(s.get("format"))
+        config_cells = []
+        for kf, key in shown_keys:
+            if kf == fmt_name and key in cfg:
+                v = cfg[key]
+                num = isinstance(v, int | float) and not isinstance(v, bool)
+                config_cells.append({"text": _fmt_cell(v), "v": _sort_value(v), "na": False, "num": num})
+            else:
+                config_cells.append({"text": "–", "v": "", "na": True, "num": False})
+        pages: dict[str, Any] = s["pages"] if isinstance(s.get("pages"), dict) else {}
+        evals: dict[str, Any] = pages["eval"] if isinstance(pages.get("eval"), dict) else {}
+        eval_href = None
+        if ev is not None and ev.get("step") in _page_list(evals.get(ev.get("label"))):
+            eval_href = f"{quote(name)}/{quote(page_name('eval', str(ev['label']), int(ev['step'])))}"
+        rows.append(
+            {
+                "name": name,
+                "colour": i % 20,
+                "href": f"{quote(name)}/index.html",
+                "title": str(s.get("title") or name),
+                "status": status,
+                "status_reason": str(s.get("status_reason") or ""),
+                "format": fmt_name,
+                "algorithm": s.get("algorithm") or "–",
+                "model": model_file_name(model) or "–",
+                "model_full": model or "",
+                "iterations": s.get("iterations") if isinstance(s.get("iterations"), int) else 0,
+                "last_step": s.get("last_step"),
+                "reward": reward,
+                "eval": ev,
+                "eval_href": eval_href,
+                "config": config_cells,
+                "warnings": s.get("warnings") or 0,
+            }
+        )
+        data_runs.append(
+            {
+                "name": name,
+                "format": fmt_name,
+                "train": _page_list(pages.get("train")),
+                "eval": {str(k): _page_list(v) for k, v in sorted(evals.items())},
+            }
+        )
+    charts = []
+    for km in (*KEY_METRICS, KeyMetric(EVAL_KEY, "last evaluation score", (), ())):
+        series = []
+        metrics: dict[str, set[str]] = {}
+        for i, (_name, s) in enumerate(summaries):
+            ser = _chart_series(s, km.key)
+            if ser is None:
+                continue
+            series.append({"run": i, **ser})
+            metrics.setdefault(ser["metric"], set()).add(str(s.get("format")))
+        if not series:
+            continue
+        limit = max(100, min(SWEEP_POINTS, CHART_POINTS // len(series)))
+        for ser in series:
+            dx, dy = downsample(ser["x"], ser["y"], limit)
+            ser["x"], ser["y"] = dx, [_num(y) for y in dy]
+        if km.key == EVAL_KEY:
+            note = "each run's evaluator (\u201ctest\u201d when it has one): " + ", ".join(sorted(metrics))
+            if len(metrics) > 4:
+                note = "each run's evaluator (\u201ctest\u201d when it has one), reward/total or correct"
+        else:
+            note = ", ".join(
+                f"{m} ({'/'.join(sorted(f))})" if len(formats) > 1 else m for m, f in sorted(metrics.items())
+            )
+        charts.append(
+            {
+                "id": km.key,
+                "title": km.title,
+                "note": note,
+                "kind": "eval" if km.key == EVAL_KEY else "train",
+                "series": series,
+            }
+        )
+    word = "update" if formats == ["observe"] else ("step" if formats == ["tinker"] else "step / update")
+    data = {
+        "v": 1,
+        "word": word,
+        "runs": data_runs,
+        "charts": [{k: v for k, v in c.items() if k != "note"} for c in charts],
+    }
+    ctx = {
+        "site_title": title,
+        "root": "",
+        "up": None,
+        "up_label": None,
+        "runs": rows,
+        "formats": formats,
+        "statuses": sorted(
+            statuses.items(),
+            key=lambda kv: (
+                ("finished", "live", "crashed").index(kv[0]) if kv[0] in ("finished", "live", "crashed") else 9
+            ),
+        ),
+        "config_columns": [{"key": k, "format": f} for f, k in shown_keys],
+        "hidden_config": [f"{k} ({f})" if len(formats) > 1 else k for f, k in hidden_keys],
+        "mixed": len(formats) > 1,
+        "charts": [{"id": c["id"], "title": c["title"], "note": c["note"]} for c in charts],
+        "word": word,
+        "data_file": DATA_FILE,
+    }
+    return ctx, data
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.parent / f".{path.name}.reportgen-tmp-{os.getpid()}"
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_sweep_index(site: Path, title: str | None = None) -> IndexResult:
+    """Write ``site/index.html`` (and its data, assets) from ``site/*/run.json``; no source needed.
+
+    The title is ``title``, else the one the site's marker records, else the folder's name.
+    """
+    site = Path(site)
+    if not site.is_dir():
+        raise InputError("no such folder", str(site))
+    meta = _read_marker(site)
+    if meta.get("format") in ("observe", "tinker"):
+        raise InputError(
+            "this is the site of a single run; reportgen index works on a folder holding run sites", str(site)
+        )
+    summaries, warnings = load_summaries(site)
+    if not summaries:
+        raise InputError(f"no run site with a {SUMMARY_FILE} in its sub-folders", str(site))
+    name = title or (meta.get("title") if isinstance(meta.get("title"), str) else None) or site.resolve().name
+    source = str(meta["source"]) if isinstance(meta.get("source"), str) else f"the run sites in {site.resolve().name}/"
+    ctx, data = sweep_context(summaries, name)
+    ctx["source"] = source
+    ctx["warnings"] = warnings
+    html = make_env().get_template("runs_index.html").render(ctx)
+    js = (
+        b"/* reportgen: the runs of this sweep, for assets/sweep.js (generated). */\nwindow.RG_SWEEP = "
+        + script_json(data).encode()
+        + b";\n"
     )
-    path = out / "index.html"
-    path.write_text(html, encoding="utf-8")
-    (out / MARKER).write_bytes(orjson.dumps({"generator": "reportgen", "version": __version__, "format": "runs"}))
-    return path
+    copy_assets(site)
+    (site / ".nojekyll").write_bytes(b"")
+    _atomic_write(site / DATA_FILE, js)
+    _atomic_write(site / "index.html", html.encode("utf-8"))
+    if title is not None or meta.get("format") != "sweep":
+        _write_marker(site, name, source)
+    return IndexResult(path=site / "index.html", runs=len(summaries), warnings=warnings)
+
+
+__all__ = [
+    "SUMMARY_FILE",
+    "SweepPlan",
+    "SweepResult",
+    "build_sweep",
+    "load_summaries",
+    "plan_sweep",
+    "run_summary",
+    "run_status",
+    "summary_bytes",
+    "write_sweep_index",
+]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import orjson
@@ -30,9 +31,62 @@ def parse_line(raw: bytes) -> tuple[Any, bool]:
         text = raw.decode("utf-8", errors="replace")
         replaced = True
     try:
-        return json.loads(text), replaced
+        value = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise LineError(str(exc).split(":")[0] if not isinstance(exc, RecursionError) else "nested too deep") from exc
+    if _SURROGATE_ESCAPE.search(text):
+        value, scrubbed = scrub_surrogates(value)
+        replaced = replaced or scrubbed
+    return value, replaced
+
+
+# a \uD800-\uDFFF escape: json.loads keeps lone ones as surrogates, which no
+# UTF-8 encoder (orjson, the page writer) accepts
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub_surrogates(value: Any) -> tuple[Any, bool]:
+    """Replace lone surrogates in every string (keys too) by U+FFFD, in place; iterative.
+
+    Returns (value, whether anything was replaced).
+    """
+
+    def fix(s: str) -> str:
+        return _LONE_SURROGATE.sub("\ufffd", s)
+
+    changed = False
+    if isinstance(value, str):
+        out = fix(value)
+        return out, out != value
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k in list(node):
+                v = node[k]
+                if isinstance(v, str):
+                    fv = fix(v)
+                    if fv != v:
+                        node[k] = fv
+                        changed = True
+                elif isinstance(v, (dict, list)):
+                    stack.append(v)
+                if isinstance(k, str):
+                    fk = fix(k)
+                    if fk != k:
+                        node[fk] = node.pop(k)
+                        changed = True
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, str):
+                    fv = fix(v)
+                    if fv != v:
+                        node[i] = fv
+                        changed = True
+                elif isinstance(v, (dict, list)):
+                    stack.append(v)
+    return value, changed
 
 
 def finite_or_none(value: Any) -> float | None:

@@ -124,8 +124,15 @@ class ObserveReader:
         self._metric_index: dict[str, int] = {}
         self._fh: IO[bytes] | None = None
         self.utf8_replaced = 0
+        self._changed = False  # load() met bytes other than those scanned
+        # set to a list by ``reportgen check``: (line, kind, message) of every problem scan() meets
+        self.notes: list[tuple[int, str, str]] | None = None
         self._st = _ScanState()
         self.resumed_scan = False
+
+    def _note(self, line: int, kind: str, message: str) -> None:
+        if self.notes is not None and len(self.notes) < 100_000:
+            self.notes.append((line, kind, message))
 
     # ------------------------------------------------------------------ scan
     def scan(self) -> Run:
@@ -152,7 +159,7 @@ class ObserveReader:
         def ingest(batch: list[tuple[dict[str, Any], int, int]], bline: int) -> None:
             start = batch[0][1]
             end = batch[-1][2]
-            for rec, s, e in batch:
+            for pos, (rec, s, e) in enumerate(batch):
                 kind = rec.get("type")
                 seg = rec["segment"]
                 if kind == "run":
@@ -183,7 +190,7 @@ class ObserveReader:
                         self._prompts[(seg, key)] = (s, e)
                 elif kind in ("rollout", "selection", "outcome", "update"):
                     n = int_or_none(rec.get("update"))
-                    if n is None:
+                    if n is None or not 0 <= n < 2**53:  # an update number no writer makes
                         continue
                     u = self._updates.get((seg, n))
                     if u is None:
@@ -196,6 +203,8 @@ class ObserveReader:
                         if isinstance(pk, str):
                             u.prompt_keys.add(pk)
                     elif kind == "update":
+                        if self.notes is not None:
+                            self._note_metrics(rec.get("metrics"), bline + pos)
                         status = rec.get("status")
                         u.status = status if isinstance(status, str) else "completed"
                         u.time = str_or_none(rec.get("time"))
@@ -235,11 +244,13 @@ class ObserveReader:
                             continue
                         try:
                             rec, replaced = parse_line(raw)
-                        except LineError:
+                        except LineError as exc:
                             skipped_lines += 1
+                            self._note(line_no, "unreadable line", f"not JSON ({exc})")
                             continue
                         if replaced:
                             utf8 += 1
+                            self._note(line_no, "invalid UTF-8", "replaced by U+FFFD")
                         if not isinstance(rec, dict) or not _header_ok(rec):
                             v = rec.get("v") if isinstance(rec, dict) else None
                             if isinstance(v, int) and not isinstance(v, bool) and v != 1:
@@ -247,6 +258,11 @@ class ObserveReader:
                                     f"schema version v={v}; this reportgen reads v=1 only", self.path, line_no
                                 )
                             skipped_lines += 1
+                            self._note(
+                                line_no,
+                                "unreadable line",
+                                "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong",
+                            )
                             continue
                         v = rec.get("v")
                         if v != 1 or isinstance(v, bool):
@@ -259,9 +275,22 @@ class ObserveReader:
                         else:
                             if open_batch:
                                 broken_batches += 1
+                                if self.notes is not None and open_key is not None:
+                                    self._note(
+                                        batch_line,
+                                        "broken batch",
+                                        f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
+                                        f"{open_key[2]} lines, broken off by line {line_no}",
+                                    )
                                 open_batch = []
                             if rec["batch_index"] != 0:
                                 skipped_lines += 1
+                                self._note(
+                                    line_no,
+                                    "unreadable line",
+                                    f"stray line: batch_index {rec['batch_index']} of batch {rec['batch_id']} "
+                                    "outside its batch",
+                                )
                                 continue
                             open_key = key
                             open_batch = [(rec, start, offset)]
@@ -283,11 +312,17 @@ class ObserveReader:
         if broken_batches:
             run.warnings.append(f"{self.path}: {broken_batches} batch(es) broken off by a newer one were skipped.")
         if open_batch:
+            self._note(
+                batch_line,
+                "unfinished batch",
+                f"the last batch has {len(open_batch)} of {open_batch[0][0]['batch_len']} lines (a live or crashed run)",
+            )
             run.warnings.append(
                 f"{self.path}: the last batch is unfinished ({len(open_batch)} of {open_batch[0][0]['batch_len']}"
                 " lines): left unread (a live or crashed run)."
             )
         if pending_tail:
+            self._note(line_no + 1, "torn tail", f"the last line has no newline ({pending_tail} bytes left unread)")
             run.warnings.append(f"{self.path}: the last line is incomplete ({pending_tail} bytes): left unread.")
         if self.utf8_replaced:
             run.warnings.append(f"{self.path}: {self.utf8_replaced} line(s) held invalid UTF-8 (replaced by U+FFFD).")
@@ -390,6 +425,13 @@ class ObserveReader:
         prompts = sorted((k, self._prompts.get((seg, k))) for k in u.prompt_keys)
         h = hashlib.sha256(repr((seg, n, u.rollout_spans, u.side_spans, prompts)).encode())
         return h.hexdigest()
+
+    def _note_metrics(self, metrics: Any, line: int) -> None:
+        if not isinstance(metrics, dict):
+            return
+        for name, value in metrics.items():
+            if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                self._note(line, "non-finite metric", f"{name} = {'null' if value is None else value}")
 
     def _metric_row(self, metrics: Any) -> array:
         row = array("d", [math.nan]) * len(self._metric_index)
@@ -497,16 +539,24 @@ class ObserveReader:
     def _read_span(self, span: tuple[int, int]) -> list[bytes]:
         if self._fh is None:
             self._fh = self.storage.open(self.file)
-        self._fh.seek(span[0])
-        data = self._fh.read(span[1] - span[0])
+        try:
+            self._fh.seek(span[0])
+            data = self._fh.read(span[1] - span[0])
+        except OSError:
+            self._changed = True
+            return []
+        if len(data) < span[1] - span[0]:
+            self._changed = True  # the file shrank since the scan (a resume cut its tail)
         return [x for x in data.split(b"\n") if x.strip()]
 
     def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
         out = []
-        for raw in self._read_span(span):
+        for i, raw in enumerate(self._read_span(span)):
             try:
                 rec, _ = parse_line(raw)
             except LineError:
+                if i == 0:  # a span starts at a record that parsed during the scan
+                    self._changed = True
                 continue
             if isinstance(rec, dict):
                 out.append(rec)
@@ -526,6 +576,7 @@ class ObserveReader:
         """The texts of one visible update."""
         seg, n = ref.locator
         u = self._updates[(seg, n)]
+        self._changed = False
         rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
         for span in u.rollout_spans:
             for rec in self._records(span):
@@ -567,6 +618,11 @@ class ObserveReader:
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
             warnings.append(f"prompt record not received for {', '.join(missing)}")
+        if self._changed:
+            warnings.append(
+                f"{self.path} changed while it was read (shorter or rewritten since the scan): "
+                "this update may be incomplete; build again for a consistent site"
+            )
         out_groups = []
         for g in sorted(groups, key=lambda x: -1 if x is None else x):
             members = sorted(groups[g], key=lambda mm: mm.member)

@@ -50,8 +50,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
-
 from ..errors import InputError
 from ..model import (
     Checkpoint,
@@ -69,6 +67,7 @@ from ..model import (
     UnparsedToolCall,
 )
 from ..storage import Storage
+from .jsonl import parse_line
 
 MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
 
@@ -131,19 +130,30 @@ def looks_like_tinker(storage: Storage) -> bool:
     return False
 
 
-def _loads(raw: bytes | str) -> Any:
-    """Strict JSON first (fast), then Python's json for NaN/Infinity."""
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return json.loads(raw)
+def _loads(raw: bytes | str, replaced: list[int] | None = None) -> Any:
+    """Strict JSON first (fast), then Python's json for NaN/Infinity.
+
+    Invalid UTF-8 and lone surrogate escapes become U+FFFD (counted in
+    ``replaced[0]``); a bad document raises ValueError.
+    """
+    value, rep = parse_line(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"))
+    if rep and replaced is not None:
+        replaced[0] += 1
+    return value
+
+
+def _utf8_note(where: str, n: int) -> str:
+    return f"{where}: {n} line(s) held invalid UTF-8 (replaced by U+FFFD)"
 
 
 def _number(v: Any) -> float | None:
     """A metric value as float; None for non-numbers (bools included)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    f = float(v)
+    try:
+        f = float(v)
+    except OverflowError:  # an integer past 1e308
+        return math.nan
     return f if math.isfinite(f) else math.nan
 
 
@@ -166,7 +176,7 @@ def _row_step(row: dict[str, Any]) -> int | None:
     for key in ("step", "progress/batch", "training_client/step"):
         if key in row:
             s = _int(row[key])
-            if s is not None:
+            if s is not None and 0 <= s < 2**53:  # 1e125 is no step: a row without one
                 return s
     return None
 
@@ -217,11 +227,14 @@ class TinkerReader:
 
     def _read_config(self, run: Run) -> None:
         st = self.storage
+        replaced = [0]
         try:
-            cfg = _loads(st.read_bytes("config.json"))
+            cfg = _loads(st.read_bytes("config.json"), replaced)
         except ValueError as exc:
             run.warnings.append(f"{st.display('config.json')}: not valid JSON ({exc}); ignored")
             return
+        if replaced[0]:
+            run.warnings.append(_utf8_note(st.display("config.json"), replaced[0]))
         run.config = cfg
         if not isinstance(cfg, dict):
             return
@@ -254,14 +267,19 @@ class TinkerReader:
 
     def _iter_jsonl(self, rel: str, warnings: list[str]) -> Iterator[tuple[int, Any]]:
         """(line number, value) for each non-empty line; bad lines become warnings."""
+        replaced = [0]
         with self.storage.open(rel) as f:
             for lineno, raw in enumerate(f, 1):
                 if not raw.strip():
                     continue
                 try:
-                    yield lineno, _loads(raw)
+                    value = _loads(raw, replaced)
                 except (ValueError, RecursionError) as exc:
                     warnings.append(f"{self.storage.display(rel)}:{lineno}: bad JSON line skipped ({exc})")
+                    continue
+                yield lineno, value
+        if replaced[0]:
+            warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
 
     def _read_metrics(self, run: Run) -> set[int]:
         """Merge rows by step; returns steps that have a training row."""
@@ -269,6 +287,7 @@ class TinkerReader:
         unstepped: list[dict[str, Any]] = []
         train_steps: set[int] = set()
         max_train_step = -1
+        nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
         for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
             if not isinstance(row, dict):
                 run.warnings.append(f"{self.storage.display('metrics.jsonl')}:{lineno}: not an object; skipped")
@@ -291,8 +310,12 @@ class TinkerReader:
                 num = _number(value)
                 if num is not None:
                     table.set(i, key, num)
+                    if math.isnan(num):
+                        nonfinite.setdefault(key, []).append(lineno)
         if unstepped:
             run.info["unstepped_metrics"] = unstepped
+        if nonfinite:
+            run.info["nonfinite_metrics"] = nonfinite
         return train_steps
 
     def _read_resumes(self, run: Run, names: list[str]) -> None:
@@ -347,8 +370,11 @@ class TinkerReader:
     def _discover_iterations(self, run: Run, names: list[str], train_steps: set[int]) -> None:
         st = self.storage
         found: dict[tuple[str, str, int], dict[str, str]] = {}
+        safe_labels: dict[str, str] = {}  # label in the file name -> label used in output file names
 
         def add(kind: str, label: str, n: int, suffix: str, rel: str, prefer: bool) -> None:
+            if kind == "eval":
+                label = self._safe_label(label, safe_labels, run)
             slot = found.setdefault((kind, label, n), {})
             key = _SUFFIXES[suffix]
             if prefer or key not in slot:
@@ -425,6 +451,30 @@ class TinkerReader:
                 ref.status = "crashed"
                 ref.notes.append("no rollout summaries: the iteration did not finish")
 
+    @staticmethod
+    def _safe_label(raw: str, known: dict[str, str], run: Run) -> str:
+        """An evaluator label fit for output file names: tinker's rule, short, one per raw label.
+
+        tinker sanitises labels itself, so this only changes hand-made or hostile file
+        names (``<``, ``?``, ``#``, invalid UTF-8, names too long for ``_iteration_N_pK.html``).
+        """
+        safe = known.get(raw)
+        if safe is not None:
+            return safe
+        safe = sanitize_label(raw) if raw else ""  # "eval__iteration_N": an empty label is safe as it is
+        if len(safe) > 100:
+            safe = safe[:90] + "_" + hashlib.sha1(raw.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+        taken = set(known.values())
+        base, k = safe, 2
+        while safe in taken:
+            safe = f"{base}_{k}"
+            k += 1
+        known[raw] = safe
+        if safe != raw:
+            shown = raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            run.warnings.append(f"evaluator file label {shown!r} is written as {safe!r}")
+        return safe
+
     def _match_prefixes(self, run: Run, labels: list[str]) -> dict[str, str]:
         """Eval label -> unsanitized metric-key prefix (spec §2, §12.4)."""
         candidates: dict[str, str] = {}
@@ -486,8 +536,10 @@ class TinkerReader:
         it = Iteration(ref=ref, groups=[])
         root: LogNode | None = None
         if loc.get("logtree"):
-            doc = self._read_logtree(loc["logtree"])
+            doc = self._read_logtree(loc["logtree"], it.warnings)
             it.logtree = {k: v for k, v in doc.items() if k != "root"}
+            for key in ("title", "started_at", "path"):  # always there, a string or None
+                it.logtree[key] = doc[key] if isinstance(doc.get(key), str) else None
             root = lognode_from_json(doc.get("root"))
             it.logtree_root = root
             if ends_with_exception(root):
@@ -504,13 +556,16 @@ class TinkerReader:
             ref.rollouts = sum(len(g.members) for g in it.groups)
         return it
 
-    def _read_logtree(self, rel: str) -> dict[str, Any]:
+    def _read_logtree(self, rel: str, warnings: list[str] | None = None) -> dict[str, Any]:
         raw = self.storage.read_bytes(rel)
+        replaced = [0]
         try:
-            doc = _loads(raw)
+            doc = _loads(raw, replaced)
         except (ValueError, RecursionError) as exc:
             msg = "logtree nested too deeply" if isinstance(exc, RecursionError) else f"bad logtree JSON: {exc}"
             raise InputError(msg, self.storage.display(rel)) from exc
+        if replaced[0] and warnings is not None:
+            warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
         if not isinstance(doc, dict):
             raise InputError("bad logtree JSON: top level is not an object", self.storage.display(rel))
         return doc
@@ -530,7 +585,8 @@ class TinkerReader:
 def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
     """One rollout-summary line as a :class:`Member`."""
     steps: list[Step] = []
-    for i, s in enumerate(rec.get("steps") or []):
+    raw_steps = rec.get("steps")
+    for i, s in enumerate(raw_steps if isinstance(raw_steps, list) else []):
         if not isinstance(s, dict):
             continue
         idx = _int(s.get("step_idx"))
@@ -757,7 +813,8 @@ def message_from_json(m: Any) -> Message:
         msg.parts = parts
     else:
         msg.content = _s(content)
-    for tc in m.get("tool_calls") or []:
+    calls = m.get("tool_calls")
+    for tc in calls if isinstance(calls, list) else []:
         if not isinstance(tc, dict):
             continue
         fn = tc.get("function")
@@ -771,7 +828,8 @@ def message_from_json(m: Any) -> Message:
                 arguments=args if isinstance(args, str) else _s(args),
             )
         )
-    for u in m.get("unparsed_tool_calls") or []:
+    unparsed = m.get("unparsed_tool_calls")
+    for u in unparsed if isinstance(unparsed, list) else []:
         if isinstance(u, dict):
             msg.unparsed_tool_calls.append(UnparsedToolCall(raw_text=_s(u.get("raw_text")), error=_s(u.get("error"))))
     tcid = m.get("tool_call_id")

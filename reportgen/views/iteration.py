@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from markupsafe import Markup
+
 from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
+from .html import el
+from .markdown import render_markdown
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
 
 
@@ -87,6 +91,7 @@ class MemberView:
     summary: str | None = None  # metadata.summary when a string (compared as retrograd does)
     metadata_tree: Markup | None = None
     badge_names: str = ""  # "|"-joined badge texts, for the badge filter
+    judge: TextView | None = None
 
 
 @dataclass(slots=True)
@@ -98,7 +103,7 @@ class GroupView:
     label: str
     prompt: PromptView | None
     members: list[MemberView]
-    bars: list[tuple[float, float, str]]  # (x, height, class) for the reward mini-bars
+    bars: list[tuple[float, float, str, str, str]]  # (x, height, class, member anchor, label): reward mini-bars
     reward_min: float | None
     reward_max: float | None
     reward_mean: float | None
@@ -106,6 +111,7 @@ class GroupView:
     trained: int
     zero_signal: bool
     preview: str
+    show_trained: bool = True
     prompt_key: str | None = None
     others: list[tuple[int, str]] = field(default_factory=list)  # other iterations with this prompt
     spread: float | None = None
@@ -171,13 +177,21 @@ def conversation_view(
     if final is not None:
         final.final = True
     open_calls: dict[str, CallView] = {}
+    latest: list[CallView] = []  # the calls of the latest assistant message
     for v in views:
         if v.role == "assistant" and v.calls:
+            latest = v.calls
             for c in v.calls:
-                if c.id is not None:
+                if c.id:
                     open_calls[c.id] = c  # the latest call with this id
         elif v.role == "tool":
-            call = open_calls.get(v.tool_call_id or "") if v.tool_call_id is not None else None
+            if v.tool_call_id:
+                call = open_calls.get(v.tool_call_id)
+            else:
+                # no id (tinker's messages): the first unanswered call of the latest turn, by name when known
+                call = next(
+                    (c for c in latest if c.result is None and (not v.tool_name or c.name == v.tool_name)), None
+                )
             if call is not None and call.result is None:
                 call.result = v
                 v.standalone = False
@@ -186,7 +200,7 @@ def conversation_view(
             elif call is not None:
                 v.tool_name = v.tool_name or call.name
             else:
-                v.unknown_call = v.tool_call_id is not None or not v.tool_name
+                v.unknown_call = bool(v.tool_call_id) or not v.tool_name
     unattributed: list[dict[str, Any]] = []
     for sr in step_rewards or []:
         chip = {"step": sr.step_index, "kind": sr.kind, "reward": sr.reward, "text": fmt_signed(sr.reward)}
@@ -242,7 +256,74 @@ def _prompt_preview(p: Prompt | None) -> str:
     return text[:200] + ("…" if len(text) > 200 else "")
 
 
-def _badges(m: Member, duplicate: bool, cut: bool) -> list[tuple[str, str]]:
+def _sort_key(m: Member) -> tuple[int, float, int]:
+    r = m.reward
+    return (1, 0.0, m.member) if r is None else (0, -r, m.member)
+
+
+def compact_line(m: Member) -> str:
+    """retrograd's compact mode: one line per trajectory, or the completion's first line."""
+    if m.messages is None:
+        first = (m.completion or "").strip().split("\n", 1)[0]
+        return first[:160] + ("…" if len(first) > 160 else "")
+    out = []
+    names: dict[str, str] = {}  # call id -> tool name, the latest call winning (ids repeat across turns)
+    for msg in m.messages:
+        if msg.role == "assistant" and msg.tool_calls:
+            names.update((c.id, c.name) for c in msg.tool_calls if c.id)
+            out.append(f"assistant[{', '.join(c.name for c in msg.tool_calls)}]")
+        elif msg.role == "tool":
+            name = msg.name or names.get(msg.tool_call_id or "") or msg.tool_call_id or "?"
+            out.append(f"tool({name})" + ("!" if msg.is_error else ""))
+        else:
+            out.append(msg.role)
+    return " → ".join(out) if out else "(empty conversation)"
+
+
+JSON_TREE_MAX_NODES = 3000
+
+
+def json_tree(value: Any) -> Markup:
+    """A JSON value as nested <details> (objects and arrays fold), escaped; huge values stay flat JSON."""
+    budget = [JSON_TREE_MAX_NODES]
+
+    def scalar(v: Any) -> Markup:
+        if isinstance(v, str):
+            if "\n" in v or len(v) > 200:
+                return el("pre", {"class": "jt-str jt-long"}, v)
+            return el("span", {"class": "jt-str"}, pretty_json(v))
+        if v is None or isinstance(v, bool):
+            return el("span", {"class": "jt-lit"}, pretty_json(v))
+        if isinstance(v, (int, float)):
+            return el("span", {"class": "jt-num"}, pretty_json(v))
+        return el("span", {"class": "jt-str"}, str(v))
+
+    def node(v: Any, depth: int) -> Markup:
+        budget[0] -= 1
+        if not isinstance(v, (dict, list)):
+            return scalar(v)
+        if budget[0] < 0 or depth > 40:
+            return el("pre", {"class": "json"}, pretty_json(v))
+        items = list(v.items()) if isinstance(v, dict) else list(enumerate(v))
+        if not items:
+            return el("span", {"class": "jt-lit"}, "{}" if isinstance(v, dict) else "[]")
+        what = f"{{{len(items)} key{'s' if len(items) != 1 else ''}}}" if isinstance(v, dict) else f"[{len(items)}]"
+        rows = [
+            el(
+                "li",
+                None,
+                el("span", {"class": "jt-key"}, str(k)),
+                el("span", {"class": "jt-colon"}, ": "),
+                node(x, depth + 1),
+            )
+            for k, x in items
+        ]
+        return el("details", {"class": "jt", "open": depth < 2}, el("summary", None, what), el("ul", None, rows))
+
+    return el("div", {"class": "jtree"}, node(value, 0))
+
+
+def _badges(m: Member, duplicate: bool, cut: bool, training_known: bool = True) -> list[tuple[str, str]]:
     b: list[tuple[str, str]] = []
     if m.tool_errors:
         b.append(("bad", f"{m.tool_errors} tool error" + ("s" if m.tool_errors > 1 else "")))
@@ -252,7 +333,9 @@ def _badges(m: Member, duplicate: bool, cut: bool) -> list[tuple[str, str]]:
         b.append(("bad", f"skipped: {m.skip_reason}"))
     elif m.eligible is False:
         b.append(("bad", "skipped"))
-    if m.trained is True:
+    if not training_known:
+        pass  # tinker logs nothing about training per trajectory: no "unknown execution" on every member
+    elif m.trained is True:
         b.append(("good", "trained"))
     elif m.trained is None:
         b.append(("unknown", "unknown execution"))
@@ -261,16 +344,34 @@ def _badges(m: Member, duplicate: bool, cut: bool) -> list[tuple[str, str]]:
     if cut:
         b.append(("info", "cut"))
     for extra in m.badges:
-        b.append(("info", extra))
+        b.append((_extra_badge_class(extra), extra))
     return b
 
 
-def _sort_key(m: Member) -> tuple[int, float, int]:
-    r = m.reward
-    return (1, 0.0, m.member) if r is None else (0, -r, m.member)
+def _extra_badge_class(text: str) -> str:
+    """Colour of a tinker badge: good news green, failures red, the rest neutral."""
+    if text == "correct":
+        return "good"
+    if text in ("incorrect", "parse_error", "bad format", "tool_calls_dropped") or text.startswith("stop/"):
+        return "bad" if text != "stop/length" else "warn"
+    return "info"
 
 
-def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
+def _summary(m: Member) -> str | None:
+    meta = m.metadata
+    if isinstance(meta, dict) and isinstance(meta.get("summary"), str):
+        return meta["summary"]
+    return None
+
+
+def group_view(
+    g: Group,
+    index: int,
+    with_prompt_per_member: bool,
+    md: bool = False,
+    page_key: str = "",
+    training_known: bool = True,
+) -> GroupView:
     """Everything a group panel shows."""
     members = sorted(g.members, key=_sort_key)
     texts: dict[str, int] = {}
@@ -282,9 +383,15 @@ def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
     rmin = min(rewards) if rewards else None
     rmax = max(rewards) if rewards else None
     mean = sum(rewards) / len(rewards) if rewards else None
-    std = math.sqrt(sum((r - mean) ** 2 for r in rewards) / len(rewards)) if rewards and mean is not None else None
+    # (r - mean) ** 2 raises OverflowError past 1e154; a product is inf, shown as a dash
+    std = (
+        math.sqrt(sum((r - mean) * (r - mean) for r in rewards) / len(rewards))
+        if rewards and mean is not None
+        else None
+    )
     max_adv = max((abs(m.advantage) for m in members if m.advantage is not None), default=0.0)
     anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
+    gkey = str(g.id) if g.id is not None else "-"
     mviews = []
     for m in members:
         text = m.full_text()
@@ -293,7 +400,7 @@ def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
         msgs = None
         unattributed: list[dict[str, Any]] = []
         if m.messages is not None:
-            msgs, unattributed = conversation_view(m.messages, m.step_rewards)
+            msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
         adv_bar = None
         if m.advantage is not None and max_adv > 0:
             w = abs(m.advantage) / max_adv * 50
@@ -302,20 +409,27 @@ def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
         search = text
         if with_prompt_per_member and m.prompt and m.prompt.messages:
             search = "\n".join(x.content for x in m.prompt.messages) + "\n" + search
+        badges = _badges(m, dup, cut, training_known)
         mviews.append(
             MemberView(
                 m=m,
                 anchor=f"{anchor}-m{m.member}",
-                badges=_badges(m, dup, cut),
+                badges=badges,
                 adv_bar=adv_bar,
                 messages=msgs,
-                completion=text_view(m.completion) if m.completion is not None else None,
+                completion=text_view(m.completion, md=md) if m.completion is not None else None,
                 unattributed=unattributed,
                 metadata_json=pretty_json(m.metadata) if m.metadata not in (None, {}) else None,
                 search_text=search,
                 duplicate=dup,
                 cut=cut,
                 tools=tools,
+                cid=f"{page_key}:{gkey}:{m.member}",
+                compact=compact_line(m),
+                summary=_summary(m),
+                metadata_tree=json_tree(m.metadata) if m.metadata not in (None, {}) else None,
+                badge_names="|".join(t for _, t in badges),
+                judge=text_view(m.judge_explanation, md=md) if m.judge_explanation is not None else None,
             )
         )
     bars = []
@@ -327,13 +441,16 @@ def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
                 continue
             h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
             cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
-            bars.append((i * 100 / n, h, cls))
+            bars.append((i * 100 / n, h, cls, f"{anchor}-m{m.member}", f"#{m.member}: reward {fmt(m.reward)}"))
+    # tinker: conversations that no member received are still shown, under the group
+    given = {id(m.messages) for m in members if m.messages is not None}
+    convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
     label = f"group {g.id}" if g.id is not None else "rollouts"
     return GroupView(
         g=g,
         anchor=anchor,
         label=label,
-        prompt=None if with_prompt_per_member else _prompt_view(g.prompt),
+        prompt=None if with_prompt_per_member else _prompt_view(g.prompt, md),
         members=mviews,
         bars=bars,
         reward_min=rmin,
@@ -343,6 +460,9 @@ def group_view(g: Group, index: int, with_prompt_per_member: bool) -> GroupView:
         trained=sum(1 for m in members if m.trained),
         zero_signal=any(m.skip_reason == "zero_signal" for m in members),
         preview=_prompt_preview(g.prompt or (members[0].prompt if members else None)),
+        spread=(rmax - rmin) if rmax is not None and rmin is not None else None,
+        show_trained=training_known,
+        conversations=convs,
     )
 
 
@@ -354,37 +474,49 @@ def any_cut_member(m: Member) -> bool:
     return cut_chars(m.judge_explanation) is not None or any_cut(m.metadata)
 
 
-def member_prompt_view(m: Member) -> PromptView | None:
-    """PPO members each show their own prompt."""
-    return _prompt_view(m.prompt)
+def page_key(ref: IterationRef) -> str:
+    """The iteration part of a compare id: the number, or ``label@number`` for eval pages."""
+    return str(ref.number) if ref.kind == "train" else f"{ref.label}@{ref.number}"
 
 
 def iteration_context(
-    run: Run, it: Iteration, prev_ref: IterationRef | None, next_ref: IterationRef | None
+    run: Run,
+    it: Iteration,
+    prev_ref: IterationRef | None,
+    next_ref: IterationRef | None,
+    markdown: bool = True,
 ) -> dict[str, Any]:
-    """The template context of an iteration page."""
+    """The template context of an iteration page; ``markdown`` adds the markdown rendering of every text."""
     ref = it.ref
+    key = page_key(ref)
     per_member_prompt = any(g.id is None for g in it.groups)
-    groups = [group_view(g, i, per_member_prompt and g.id is None) for i, g in enumerate(it.groups)]
+    observe = run.format == "observe"
+    groups = [
+        group_view(g, i, per_member_prompt and g.id is None, markdown, key, training_known=observe)
+        for i, g in enumerate(it.groups)
+    ]
     if ref.kind == "train":
         for gv in groups:
-            key = gv.g.prompt.key if gv.g.prompt is not None else None
-            gv.prompt_key = key
-            if key is not None:
+            pkey = gv.g.prompt.key if gv.g.prompt is not None else None
+            gv.prompt_key = pkey
+            if pkey is not None:
                 gv.others = [
-                    (n, f"{page_name('train', '', n)}#prompt={quote(key)}")
-                    for n in run.prompt_index.get(key, [])
+                    (n, f"{page_name('train', '', n)}#prompt={quote(pkey, safe='')}")
+                    for n in run.prompt_index.get(pkey, [])
                     if n != ref.number
                 ]
+    else:
+        for gv in groups:
+            gv.prompt_key = gv.g.prompt.key if gv.g.prompt is not None else None
     reasons = sorted({m.skip_reason for g in it.groups for m in g.members if m.skip_reason})
     tools = sorted({t for gv in groups for mv in gv.members for t in mv.tools})
+    badge_names = sorted({t for gv in groups for mv in gv.members for _, t in mv.badges})
     logtree_html = None
     if it.logtree_root is not None:
-        from .logtree_html import render_logtree
+        from .logtree_html import render_logtree  # tinker only: keeps observe builds from importing it
 
         logtree_html = render_logtree(it.logtree_root)
     return {
-        "logtree_html": logtree_html,
         "run": run,
         "ref": ref,
         "it": it,
@@ -393,6 +525,12 @@ def iteration_context(
         "next": next_ref,
         "skip_reasons": reasons,
         "tool_names": tools,
-        "member_prompt": member_prompt_view,
+        "badge_names": badge_names,
+        "member_prompt": lambda m: _prompt_view(m.prompt, markdown),
         "n_members": sum(len(g.members) for g in it.groups),
+        "markdown": markdown,
+        "training_known": observe,
+        "page_key": key,
+        "has_conversations": any(mv.messages is not None for gv in groups for mv in gv.members),
+        "logtree_html": logtree_html,
     }

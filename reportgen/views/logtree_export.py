@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from markupsafe import escape
 
 from ..model import Iteration, Member, Message, Run
-from .text import fmt
+from .text import compact_json, fmt, pretty_json
 
 
 def _esc(text: str) -> str:
@@ -88,9 +87,7 @@ def _message(m: Message) -> dict[str, Any]:
                 "id": c.id,
                 "function": {
                     "name": c.name,
-                    "arguments": c.arguments
-                    if isinstance(c.arguments, str)
-                    else orjson.dumps(c.arguments, option=orjson.OPT_NON_STR_KEYS).decode(),
+                    "arguments": c.arguments if isinstance(c.arguments, str) else compact_json(c.arguments),
                 },
             }
             for c in m.tool_calls
@@ -144,7 +141,7 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
             inner = [_node("div", None, [], {"type": "conversation", "messages": member_messages(m)})]
             inner += _table("Reward components", _member_rows(m))
             if m.metadata not in (None, {}):
-                meta = orjson.dumps(m.metadata, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+                meta = pretty_json(m.metadata)
                 inner.append(
                     _node(
                         "details",
@@ -170,4 +167,4 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:
     """The logtree JSON file content."""
-    return orjson.dumps(logtree_dict(run, it, page), option=orjson.OPT_NON_STR_KEYS)
+    return compact_json(logtree_dict(run, it, page)).encode("utf-8", "replace")

@@ -124,6 +124,18 @@ def _render_link_open(self: Any, tokens: list[Any], idx: int, options: Any, env:
     return str(self.renderToken(tokens, idx, options, env))
 
 
+def _render_cell_open(self: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    # the CSP forbids style attributes: table alignment becomes a class (md-left, md-center, md-right)
+    tok = tokens[idx]
+    style = tok.attrGet("style") or ""
+    if style:
+        tok.attrs.pop("style", None)
+        align = style.rpartition(":")[2].strip()
+        if align in ("left", "center", "right"):
+            tok.attrJoin("class", f"md-{align}")
+    return str(self.renderToken(tokens, idx, options, env))
+
+
 # ------------------------------------------------------------------ code highlighting
 _PY_KW = (
     "False None True and as assert async await break class continue def del elif else except finally for "
@@ -218,6 +230,8 @@ def _make() -> MarkdownIt:
     md.add_render_rule("math", _render_math)
     md.add_render_rule("image", _render_image)
     md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("th_open", _render_cell_open)
+    md.add_render_rule("td_open", _render_cell_open)
     return md
 
 
@@ -230,8 +244,3 @@ def render_markdown(text: str) -> Markup | None:
     if len(text) > MAX_MARKDOWN_CHARS:
         return None
     return Markup(_MD.render(text))
-
-
-def has_math(html: str) -> bool:
-    """Whether rendered markdown holds a math span (the page then loads KaTeX)."""
-    return '<span class="math' in html

@@ -65,16 +65,66 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
 
 
 def pretty_json(value: Any) -> str:
-    """Indented JSON of any value, never failing (big ints, NaN, depth)."""
+    """Indented JSON of any value, never failing (big ints, NaN, any depth)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return _json_iter(value)
+
+
+def compact_json(value: Any) -> str:
+    """orjson's compact JSON of any value, never failing (integers past 64 bits, depth past 255)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except (TypeError, orjson.JSONEncodeError):
         import json
 
         try:
-            return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            return json.dumps(strict_json_value(value), ensure_ascii=False, separators=(",", ":"), default=str)
         except (ValueError, RecursionError):
-            return repr(value)[:100000]
+            return _json_iter(value)
+
+
+def _json_scalar(v: Any) -> str:
+    import json
+
+    if isinstance(v, float) and not math.isfinite(v):
+        return "null"
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return json.dumps(v, ensure_ascii=False)
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+_MAX_INDENT = 32  # deeper levels are not indented further: the text stays linear in the depth
+
+
+def _json_iter(value: Any) -> str:
+    """Indented JSON written without recursion (orjson stops at 255 levels, json and repr at ~1000)."""
+    out: list[str] = []
+    # (literal text, None, 0) or (None, value, level)
+    stack: list[tuple[str | None, Any, int]] = [(None, value, 0)]
+    while stack:
+        lit, v, level = stack.pop()
+        if lit is not None:
+            out.append(lit)
+            continue
+        if isinstance(v, (dict, list, tuple)) and v:
+            pad = "\n" + "  " * min(level + 1, _MAX_INDENT)
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            todo: list[tuple[str | None, Any, int]] = [("{" if isinstance(v, dict) else "[", None, 0)]
+            for i, (k, x) in enumerate(items):
+                key = _json_scalar(str(k)) + ": " if isinstance(v, dict) else ""
+                todo.append(("," * (i > 0) + pad + key, None, 0))
+                todo.append((None, x, level + 1))
+            todo.append(("\n" + "  " * min(level, _MAX_INDENT) + ("}" if isinstance(v, dict) else "]"), None, 0))
+            stack.extend(reversed(todo))
+        elif isinstance(v, dict):
+            out.append("{}")
+        elif isinstance(v, (list, tuple)):
+            out.append("[]")
+        else:
+            out.append(_json_scalar(v))
+    return "".join(out)
 
 
 _SCRIPT_ESCAPES = str.maketrans(
@@ -84,7 +134,16 @@ _SCRIPT_ESCAPES = str.maketrans(
 
 def script_json(value: Any) -> str:
     """JSON safe to put inside a <script> element (no </script>, no <!--)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode().translate(_SCRIPT_ESCAPES)
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, values nested past 255
+        import json
+
+        try:
+            text = json.dumps(strict_json_value(value), ensure_ascii=False, separators=(",", ":"), default=str)
+        except (ValueError, RecursionError):
+            text = _json_iter(value)
+    return text.translate(_SCRIPT_ESCAPES)
 
 
 def strict_json_value(value: Any) -> Any:

@@ -1,0 +1,142 @@
+"""Measure a build against the bare parse, its peak memory, a rebuild after an append
+and the browser load time of the largest page.
+
+    python benchmarks/bench_build.py --mib 190            # generates /tmp/reportgen-bench/<size>
+    python benchmarks/bench_build.py --source runs/42     # an existing export
+
+Figures are printed as a Markdown table (quoted in the README).  Run by hand:
+the numbers depend on the machine and nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+HERE = Path(__file__).resolve().parent
+
+
+def bare_parse(path: Path) -> tuple[float, int]:
+    """Seconds to orjson.loads every line, and the line count."""
+    t = time.perf_counter()
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            orjson.loads(line)
+            n += 1
+    return time.perf_counter() - t, n
+
+
+def timed_build(source: Path, out: Path, *extra: str) -> tuple[float, float, str]:
+    """(seconds, peak RSS MiB, last line) of ``reportgen build`` in a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    cmd = [sys.executable, "-m", "reportgen", "build", str(source), "-o", str(out), *extra]
+    # /usr/bin/time-free peak RSS: run through a tiny wrapper that reports its own child's maxrss
+    wrapper = (
+        "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(r.stdout.strip().splitlines()[-1] "
+        "if r.stdout.strip() else r.stderr.strip()); sys.exit(r.returncode)"
+    )
+    r = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True)
+    seconds = time.perf_counter() - t
+    del before
+    lines = r.stdout.strip().splitlines()
+    if r.returncode != 0 or len(lines) < 2:
+        raise SystemExit(f"build failed: {r.stdout}\n{r.stderr}")
+    return seconds, int(lines[0]) / 1024, lines[1]
+
+
+def browser_load(page: Path) -> float | None:
+    """Seconds from navigation to the load event of a page, in Debian's Chromium."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    if not os.path.exists("/usr/bin/chromium"):
+        return None
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        pg = b.new_page()
+        t = time.perf_counter()
+        pg.goto(page.resolve().as_uri(), wait_until="load")
+        seconds = time.perf_counter() - t
+        b.close()
+    return seconds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mib", type=float, default=50)
+    ap.add_argument("--source", type=Path, default=None)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/reportgen-bench"))
+    ap.add_argument("--jobs", default="0")
+    ap.add_argument("--hold-back", type=float, default=0.05)
+    a = ap.parse_args()
+    if a.source is None:
+        src = a.work / f"observe-{a.mib:g}MiB"
+        if not (src / "observe.jsonl").exists():
+            subprocess.run(
+                [sys.executable, str(HERE / "gen.py"), "--mib", str(a.mib), "--out", str(src), "--hold-back", str(a.hold_back)],
+                check=True,
+            )
+    else:
+        src = a.source
+    export = src / "observe.jsonl"
+    tail = src / "observe.jsonl.tail"
+    work_src = a.work / "src"
+    shutil.rmtree(work_src, ignore_errors=True)
+    work_src.mkdir(parents=True)
+    shutil.copyfile(export, work_src / "observe.jsonl")
+    full_src = a.work / "src-full"
+    shutil.rmtree(full_src, ignore_errors=True)
+    full_src.mkdir(parents=True)
+    with open(full_src / "observe.jsonl", "wb") as f:
+        f.write(export.read_bytes())
+        if tail.exists():
+            f.write(tail.read_bytes())
+    out = a.work / "site"
+    shutil.rmtree(out, ignore_errors=True)
+
+    parse_s, lines = bare_parse(full_src / "observe.jsonl")
+    size = (full_src / "observe.jsonl").stat().st_size / (1 << 20)
+    full_s, rss, summary = timed_build(full_src, a.work / "site-full", "-j", a.jobs, "--force")
+    rows = [
+        ("export", f"{size:.1f} MiB, {lines} lines"),
+        ("bare orjson.loads of every line", f"{parse_s:.2f} s"),
+        ("full build", f"{full_s:.2f} s ({summary})"),
+        ("build / bare parse", f"{full_s / parse_s:.1f}x"),
+        ("peak RSS of the build", f"{rss:.0f} MiB"),
+    ]
+    if tail.exists():
+        first_s, _, _ = timed_build(work_src, out, "-j", a.jobs)
+        with open(work_src / "observe.jsonl", "ab") as f:
+            f.write(tail.read_bytes())
+        re_s, _, re_summary = timed_build(work_src, out, "-j", a.jobs)
+        rows.append(("build of the first part", f"{first_s:.2f} s"))
+        rows.append((f"rebuild after the last {a.hold_back:.0%} arrived", f"{re_s:.2f} s ({re_summary})"))
+        rows.append(("rebuild / full build", f"{re_s / full_s:.2f}"))
+    site = a.work / "site-full"
+    html = [p for p in site.glob("*.html")]
+    text_bytes = sum(p.stat().st_size for p in site.glob("*.html")) + sum(p.stat().st_size for p in site.glob("*.json"))
+    rows.append(("site size (pages + logtree JSON)", f"{text_bytes / (1 << 20):.1f} MiB"))
+    if html:
+        largest = max(html, key=lambda p: p.stat().st_size)
+        load = browser_load(largest)
+        if load is not None:
+            rows.append((f"load of the largest page ({largest.stat().st_size >> 20} MiB)", f"{load:.2f} s"))
+    print("| measure | value |\n|---|---|")
+    for k, v in rows:
+        print(f"| {k} | {v} |")
+
+
+if __name__ == "__main__":
+    main()

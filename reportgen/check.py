@@ -1,0 +1,351 @@
+"""``reportgen check SOURCE``: what is wrong with an export or a log_path, line by line.
+
+The check runs the readers exactly as a build does (``scan`` and then ``load``
+of every iteration), so it finds what a build would warn about and nothing it
+would not read.  The observe reader reports each skipped line, broken batch,
+torn tail and non-finite metric through its ``notes`` hook; the tinker reader
+names file and line in its warnings.  A few things no build needs are looked at
+here only: torn tails of tinker's JSONL files, ``schema_version`` of rollout
+summaries, files an iteration should have and does not.
+
+Nothing is written; the input is opened read-only, as by a build.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .errors import InputError
+from .model import IterationRef, Run
+from .sources.detect import open_source
+from .sources.jsonl import LineError, parse_line
+
+MAX_PROBLEMS = 10_000  # kept in full; the counts go on past it
+
+# reader warnings that the observe notes already list line by line
+_OBSERVE_DETAILED = (
+    "unreadable or stray line",
+    "broken off by a newer one",
+    "the last batch is unfinished",
+    "the last line is incomplete",
+    "held invalid UTF-8",
+)
+_WHERE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<message>.*)$", re.S)
+_UTF8 = re.compile(r"^(?P<file>.+?): (?P<n>\d+) line\(s\) held invalid UTF-8")
+SUMMARY_VERSIONS = (1,)
+
+
+@dataclass
+class Problem:
+    """One thing wrong, where it is."""
+
+    file: str
+    line: int | None
+    kind: str
+    message: str
+
+    def text(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.kind}: {self.message}"
+
+
+@dataclass
+class CheckReport:
+    """Everything ``reportgen check`` found."""
+
+    source: str
+    format: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    facts: dict[str, Any] = field(default_factory=dict)
+    fatal: bool = False  # the input could not be read to its end
+    seconds: float = 0.0
+    _seen: set[tuple[str, int | None, str, str]] = field(default_factory=set, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        """No problem at all."""
+        return not self.counts
+
+    def add(self, file: str, line: int | None, kind: str, message: str) -> None:
+        """Record one problem (duplicates are dropped)."""
+        # file names may hold undecodable bytes (surrogates): printable text only
+        file = file.encode("utf-8", "replace").decode("utf-8")
+        message = message.encode("utf-8", "replace").decode("utf-8")
+        key = (file, line, kind, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.counts[kind] += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(file, line, kind, message))
+
+    def summary(self) -> str:
+        """The last line of the text output."""
+        what = f"{self.source} ({self.format or 'unknown format'})"
+        if self.ok:
+            facts = ", ".join(f"{v} {k}" for k, v in self.facts.items() if isinstance(v, int))
+            return f"reportgen check: {what}: no problem found ({facts})"
+        total = sum(self.counts.values())
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"reportgen check: {what}: {total} problem(s): {kinds}"
+
+    def lines(self) -> list[str]:
+        """The text output, one problem a line, then the summary."""
+        out = [p.text() for p in self.problems]
+        total = sum(self.counts.values())
+        if total > len(self.problems):
+            out.append(f"… and {total - len(self.problems)} more")
+        out.append(self.summary())
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` output."""
+        return {
+            "source": self.source,
+            "format": self.format,
+            "ok": self.ok,
+            "fatal": self.fatal,
+            "counts": dict(sorted(self.counts.items())),
+            "total": sum(self.counts.values()),
+            "facts": self.facts,
+            "problems": [asdict(p) for p in self.problems],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def check(source: str, fmt: str | None = None) -> CheckReport:
+    """Check one observe export or tinker log_path; never raises for bad input."""
+    t0 = time.perf_counter()
+    report = CheckReport(source=source)
+    try:
+        reader = open_source(source, fmt)
+    except InputError as exc:
+        report.fatal = True
+        report.add(exc.path or source, exc.line, "unreadable source", exc.detail)
+        report.seconds = time.perf_counter() - t0
+        return report
+    try:
+        from .sources.observe import ObserveReader
+
+        if isinstance(reader, ObserveReader):
+            report.format = "observe"
+            _check_observe(reader, report)
+        else:
+            report.format = "tinker"
+            _check_tinker(reader, report)
+    finally:
+        close = getattr(reader, "close", None)
+        if close:
+            close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str) -> None:
+    """Load every iteration with texts, as a build would; their warnings become problems."""
+    refs: list[IterationRef] = [r for r in run.iterations if r.has_texts]
+    for label in sorted(run.evals):
+        refs.extend(r for r in run.evals[label] if r.has_texts)
+    rollouts = 0
+    for ref in refs:
+        what = ("update" if run.format == "observe" else "step") + f" {ref.number}"
+        if ref.kind == "eval":
+            what = f"evaluator {ref.label}, step {ref.number}"
+        try:
+            it = reader.load(ref)
+        except InputError as exc:
+            report.add(exc.path or default_file, exc.line, "unreadable file", f"{what}: {exc.detail}")
+            continue
+        rollouts += ref.rollouts
+        for w in it.warnings:
+            _add_warning(report, w, default_file, "iteration warning", prefix=f"{what}: ")
+    report.facts["pages"] = len(refs)
+    report.facts["rollouts"] = rollouts
+
+
+def _add_warning(report: CheckReport, warning: str, default_file: str, kind: str, prefix: str = "") -> None:
+    """A reader warning as a problem; ``file:line: ...`` warnings keep their place."""
+    m = _UTF8.match(warning)
+    if m:
+        report.add(m.group("file"), None, "invalid UTF-8", f"{m.group('n')} line(s) replaced by U+FFFD")
+        return
+    m = _WHERE.match(warning)
+    if m:
+        message = m.group("message")
+        report.add(m.group("file"), int(m.group("line")), _kind(message, "unreadable line"), prefix + message)
+        return
+    root = default_file.rstrip("/")
+    head, sep, rest = warning.partition(": ")
+    if sep and (head == root or head.startswith(root + "/")):
+        report.add(head, None, _kind(rest, kind), prefix + rest)
+    else:
+        report.add(default_file, None, _kind(warning, kind), prefix + warning)
+
+
+def _kind(message: str, default: str) -> str:
+    low = message.lower()
+    if "invalid utf-8" in low:
+        return "invalid UTF-8"
+    if "bad json line" in low or "not an object" in low:
+        return "unreadable line"
+    if "not valid json" in low or "bad logtree json" in low:
+        return "unreadable file"
+    return default
+
+
+# ---------------------------------------------------------------- observe
+def _check_observe(reader: Any, report: CheckReport) -> None:
+    reader.notes = []
+    path = reader.path
+    try:
+        run = reader.scan()
+    except InputError as exc:
+        for line, kind, message in reader.notes:
+            report.add(path, line, kind, message)
+        report.fatal = True
+        report.add(
+            exc.path or path,
+            exc.line,
+            "unknown version" if "schema version" in exc.detail else "unreadable file",
+            exc.detail,
+        )
+        return
+    for line, kind, message in reader.notes:
+        report.add(path, line, kind, message)
+    if not reader.storage.is_file(reader.file):
+        report.add(path, None, "missing file", "no observe.jsonl: the export is empty")
+    for w in run.warnings:
+        if any(marker in w for marker in _OBSERVE_DETAILED) or "no observe.jsonl here" in w:
+            continue
+        _add_warning(report, w, path, "run")
+    report.facts.update(
+        updates=len(run.iterations),
+        segments=len(run.segments),
+        lines=int(run.info.get("lines", 0)),
+    )
+    _load_all(reader, run, report, path)
+
+
+# ----------------------------------------------------------------- tinker
+def _jsonl_files(reader: Any, run: Run) -> list[str]:
+    st = reader.storage
+    names = st.listdir("")
+    files = [n for n in names if n.endswith(".jsonl") or ".jsonl." in n]
+    for refs in [run.iterations, *run.evals.values()]:
+        for ref in refs:
+            loc = ref.locator if isinstance(ref.locator, dict) else {}
+            if loc.get("summaries"):
+                files.append(loc["summaries"])
+    return sorted(set(files))
+
+
+def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> int | None:
+    """Torn tail and summary versions of one JSONL file; returns the torn line's number."""
+    st = reader.storage
+    display = st.display(rel)
+    torn: int | None = None
+    try:
+        with st.open(rel) as f:
+            lineno = 0
+            last = b""
+            for raw in f:
+                lineno += 1
+                last = raw
+                if summaries and raw.strip():
+                    try:
+                        rec, _ = parse_line(raw)
+                    except LineError:
+                        continue
+                    if isinstance(rec, dict) and "schema_version" in rec:
+                        v = rec["schema_version"]
+                        if isinstance(v, bool) or v not in SUMMARY_VERSIONS:
+                            report.add(display, lineno, "unknown version", f"schema_version {v!r} (reads 1)")
+            if last and not last.endswith(b"\n") and last.strip():
+                try:
+                    parse_line(last)
+                except LineError:
+                    torn = lineno
+                    report.add(display, lineno, "torn tail", f"the last line is cut ({len(last)} bytes, no newline)")
+    except InputError as exc:
+        report.add(display, None, "unreadable file", exc.detail)
+    except OSError as exc:
+        report.add(display, None, "unreadable file", str(exc))
+    return torn
+
+
+def _check_tinker(reader: Any, report: CheckReport) -> None:
+    st = reader.storage
+    try:
+        run = reader.scan()
+    except InputError as exc:
+        report.fatal = True
+        report.add(exc.path or st.display(), exc.line, "unreadable file", exc.detail)
+        return
+    names = set(st.listdir(""))
+    for required, why in (("metrics.jsonl", "no metrics: the index has no numbers"), ("config.json", "no config")):
+        if required not in names:
+            report.add(st.display(required), None, "missing file", why)
+    torn: dict[str, int] = {}
+    for rel in _jsonl_files(reader, run):
+        t = _scan_jsonl(reader, rel, report, summaries=rel.endswith("_rollout_summaries.jsonl"))
+        if t is not None:
+            torn[st.display(rel)] = t
+    for w in run.warnings:
+        m = _WHERE.match(w)
+        if m and torn.get(m.group("file")) == int(m.group("line")):
+            continue  # the torn tail, already listed
+        if w.startswith("evaluator file label") or w.startswith("run resumed at step"):
+            continue  # facts about the layout, not problems
+        _add_warning(report, w, st.display(), "run")
+    nonfinite = run.info.get("nonfinite_metrics") or {}
+    for key, lines in sorted(nonfinite.items()):
+        shown = ", ".join(map(str, lines[:5])) + (" …" if len(lines) > 5 else "")
+        report.add(
+            st.display("metrics.jsonl"),
+            lines[0],
+            "non-finite metric",
+            f"{key}: {len(lines)} NaN or infinite value(s) (line {shown})",
+        )
+    for refs in [run.iterations, *run.evals.values()]:
+        for ref in refs:
+            loc = ref.locator if isinstance(ref.locator, dict) else {}
+            where = st.display(loc.get("logtree") or loc.get("html") or loc.get("summaries") or "")
+            for note in ref.notes:
+                if "HTML only" in note or "no rollout summaries" in note:
+                    report.add(where, None, "missing file", f"{_what(ref)}: {note}")
+                elif "exception" in note:
+                    report.add(where, None, "crashed iteration", f"{_what(ref)}: {note}")
+    report.facts.update(
+        iterations=len(run.iterations),
+        evaluators=len(run.evals),
+        metrics_rows=len(run.metrics),
+    )
+    before = sum(report.counts.values())
+    _load_all(reader, run, report, st.display())
+    # torn tails read again by load(): listed once
+    if sum(report.counts.values()) != before:
+        _drop_torn_duplicates(report, torn)
+
+
+def _what(ref: IterationRef) -> str:
+    return f"evaluator {ref.label}, step {ref.number}" if ref.kind == "eval" else f"step {ref.number}"
+
+
+def _drop_torn_duplicates(report: CheckReport, torn: dict[str, int]) -> None:
+    keep = []
+    for p in report.problems:
+        if p.kind == "unreadable line" and torn.get(p.file) == p.line:
+            report.counts[p.kind] -= 1
+            if not report.counts[p.kind]:
+                del report.counts[p.kind]
+            continue
+        keep.append(p)
+    report.problems = keep
+
+
+__all__ = ["CheckReport", "Problem", "check"]

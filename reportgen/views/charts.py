@@ -1,0 +1,600 @@
+"""The index page's charts: which metrics are drawn, Vega-Lite specs, data files, downloads.
+
+Pages run under ``script-src 'self'``, so chart data reaches the browser as a
+classic script, ``metrics_data.js``, that sets ``window.RG_METRICS``: column-wise
+arrays (one per metric, aligned with ``steps``), NaN as null, integers as
+integers, floats at full precision because the hover shows exact values;
+``assets/charts.js`` downsamples what it draws.  When the metrics that no fixed
+chart draws would make that file large, they go to ``metrics_data/NNN.js``
+chunks that the explorer loads (with a ``<script>`` tag) on first use, so the
+index opens at the same speed with 20 or 2,000 metrics.
+
+Specs are plain Vega-Lite with named data sources only (never ``data.url``,
+never CSV): ``charts.js`` fills ``datasets`` and the theme's ``config``; colours
+travel in the data (``scale: null``) so one spec serves light and dark.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from ..model import IterationRef, Run
+from .text import script_json
+
+DATA_FILE = "metrics_data.js"
+CHUNK_DIR = "metrics_data"
+JSONL_FILE = "metrics.jsonl"
+CSV_FILE = "metrics.csv"
+# Explorer-only columns are inlined in DATA_FILE up to this many bytes, then chunked.
+INLINE_BYTES = 1_000_000
+CHUNK_BYTES = 1_500_000
+CHART_HEIGHT = 150
+EXPLORER_HEIGHT = 300
+
+OBSERVE_CHARTS: tuple[tuple[str, ...], ...] = (
+    ("batch/trained_fraction",),
+    ("completions/length_mean",),
+    ("policy/kl",),
+    ("agent/turns_per_traj_mean",),
+    ("agent/tool_calls_per_traj",),
+    ("agent/failed_fraction",),
+)
+TINKER_REWARD = "env/all/reward/total"
+# env/all/* keys that are not per-transition means (counts, per-turn sizes) or have their own chart
+_TINKER_NOT_MEANS = re.compile(
+    r"^env/all/(reward/total|total_[^/]+|by_group/.*|(ac|ob)_tokens_per_turn|turns_per_episode)$"
+)
+_TINKER_FIRST = ("env/all/correct", "env/all/format")
+TINKER_TOKENS = ("tokens/sampled", "tokens/prefill_cached", "tokens/prefill_uncached", "tokens/trained")
+TINKER_BY_GROUP = ("env/all/by_group/frac_mixed", "env/all/by_group/frac_all_good", "env/all/by_group/frac_all_bad")
+STATUSES = ("skipped", "incomplete", "crashed")
+
+
+@dataclass
+class Chart:
+    """One fixed chart: series drawn over steps, maybe a mean ± std band."""
+
+    id: str
+    title: str
+    series: list[tuple[str, str]]  # (metric, legend label)
+    band: tuple[str, str] | None = None  # (mean metric, std metric)
+    kind: str = "train"  # "train": clicks open train pages; "eval": the evaluator's pages
+    label: str = ""  # evaluator label
+    note: str = ""
+
+    @property
+    def metrics(self) -> list[str]:
+        """Every column the chart reads."""
+        out = [m for m, _ in self.series]
+        if self.band:
+            out += [m for m in self.band if m not in out]
+        return out
+
+
+@dataclass
+class _Plan:
+    charts: list[Chart] = field(default_factory=list)
+    taken: set[str] = field(default_factory=set)
+
+
+def _short_labels(names: list[str]) -> list[str]:
+    """Legend labels: what follows the names' common ``a/b/`` prefix (the chart title says it)."""
+    if len(names) < 2:
+        return names
+    parts = [n.split("/") for n in names]
+    k = 0
+    while all(len(p) > k + 1 for p in parts) and len({p[k] for p in parts}) == 1:
+        k += 1
+    return ["/".join(p[k:]) for p in parts]
+
+
+def _add(plan: _Plan, run: Run, title: str, metrics: tuple[str, ...] | list[str], **kw: Any) -> None:
+    """Add a chart of the metrics that hold a finite value; none: no chart."""
+    found = [m for m in metrics if run.metrics.has_finite(m)]
+    series = list(zip(found, _short_labels(found)))
+    if not series:
+        return
+    plan.charts.append(Chart(id=f"c{len(plan.charts)}", title=title, series=series, **kw))
+    plan.taken.update(m for m, _ in series)
+
+
+def eval_prefixes(run: Run) -> list[tuple[str, str]]:
+    """(label, metric prefix) of every evaluator: those with pages, then those only in the metrics."""
+    out = [(label, run.eval_metric_prefix[label]) for label in sorted(run.evals) if label in run.eval_metric_prefix]
+    mapped = {p for _, p in out}
+    suffix = "/" + TINKER_REWARD
+    for name in sorted(run.metrics.columns):
+        # async runs repeat every eval metric under eval/by_step/, eval/by_cost/, eval/by_time/
+        if name.endswith(suffix) and not name.startswith("eval/"):
+            prefix = name[: -len(suffix)]
+            if prefix and prefix not in mapped:
+                out.append((prefix, prefix))
+                mapped.add(prefix)
+    return out
+
+
+def _eval_charts(plan: _Plan, run: Run) -> None:
+    """One curve per evaluator: its reward/total and correct over steps."""
+    mt = run.metrics
+    for label, prefix in eval_prefixes(run):
+        names = [f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct"]
+        series = [(m, m[len(prefix) + len("/env/all/") :]) for m in names if mt.has_finite(m)]
+        if series:
+            note = f"metrics {prefix}/…" if prefix != label else ""
+            plan.charts.append(
+                Chart(
+                    id=f"c{len(plan.charts)}", title=f"eval {label}", series=series, kind="eval", label=label, note=note
+                )
+            )
+
+
+def plan_charts(run: Run) -> list[Chart]:
+    """The fixed charts of a run, in page order; a chart with no finite value is left out."""
+    plan = _Plan()
+    mt = run.metrics
+    if run.format == "observe":
+        if mt.has_finite("reward/mean"):
+            band = ("reward/mean", "reward/std") if mt.has_finite("reward/std") else None
+            title = "reward/mean ± std" if band else "reward/mean"
+            _add(plan, run, title, ["reward/mean"], band=band)
+        for metrics in OBSERVE_CHARTS:
+            _add(plan, run, metrics[0], metrics)
+        return plan.charts
+    _add(plan, run, TINKER_REWARD, [TINKER_REWARD])
+    _eval_charts(plan, run)
+    means = sorted(n for n in mt.columns if n.startswith("env/all/") and not _TINKER_NOT_MEANS.match(n))
+    means.sort(key=lambda n: (n not in _TINKER_FIRST, _TINKER_FIRST.index(n) if n in _TINKER_FIRST else 0))
+    for name in means:
+        if not name.startswith("env/all/stop/"):
+            _add(plan, run, name, [name])
+    # one-hot stop reasons read 1.0 where emitted: one chart says which and when
+    _add(plan, run, "env/all/stop/*", [n for n in means if n.startswith("env/all/stop/")])
+    _add(plan, run, "env/all/by_group (fraction of groups)", TINKER_BY_GROUP)
+    _add(plan, run, "optim/kl_sample_train", ["optim/kl_sample_train_v1", "optim/kl_sample_train_v2"])
+    _add(plan, run, "optim/entropy", ["optim/entropy"])
+    _add(plan, run, "optim/lr", ["optim/lr"])
+    _add(plan, run, "env/all/ac_tokens_per_turn", ["env/all/ac_tokens_per_turn"])
+    col = mt.columns.get("env/all/turns_per_episode")
+    if col is not None and any(math.isfinite(v) and v != 1 for v in col):  # multi-turn only
+        _add(plan, run, "env/all/turns_per_episode", ["env/all/turns_per_episode"])
+    _add(plan, run, "tokens per step", TINKER_TOKENS)
+    _add(plan, run, "cost/step_usd", ["cost/step_usd"])
+    _add(plan, run, "cost/cumulative_usd", ["cost/cumulative_usd"])
+    _add(plan, run, "time/total (seconds)", ["time/total"])
+    return plan.charts
+
+
+# ---------------------------------------------------------------- specs
+
+
+def _x_enc(domain: list[float], field_name: str = "x") -> dict[str, Any]:
+    return {
+        "field": field_name,
+        "type": "quantitative",
+        "scale": {"domain": domain, "nice": False, "zero": False},
+        "axis": {"title": None, "tickMinStep": 1, "labelOverlap": True, "format": "~r"},
+    }
+
+
+def _y_enc(field_name: str = "y") -> dict[str, Any]:
+    return {
+        "field": field_name,
+        "type": "quantitative",
+        "scale": {"zero": False, "nice": True},
+        "axis": {"title": None, "tickCount": 4, "labelOverlap": True, "format": "~r"},
+    }
+
+
+def _colour(field_name: str = "c") -> dict[str, Any]:
+    # the data carries the theme's colour itself: one spec serves light and dark
+    return {"field": field_name, "type": "nominal", "scale": None, "legend": None}
+
+
+def _pixels(field_name: str) -> dict[str, Any]:
+    # a position in pixels, not in data units (scale null)
+    return {"field": field_name, "type": "quantitative", "scale": None}
+
+
+def _points_layer(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
+    # iteration markers (filled: with texts) and values standing alone between gaps
+    return {
+        "data": {"name": "pts"},
+        "mark": {"type": "point", "size": 26, "strokeWidth": 1.2, "opacity": 1},
+        "encoding": {"x": x, "y": y, "fill": _colour("f"), "stroke": _colour()},
+    }
+
+
+def _line_layer(name: str, x: dict[str, Any], y: dict[str, Any], **mark: Any) -> dict[str, Any]:
+    return {
+        "data": {"name": name},
+        "mark": {"type": "line", "strokeWidth": 1.6, "strokeJoin": "round", **mark},
+        # the data comes in x order: no sort (it would add an interpreted formula per point)
+        "encoding": {
+            "x": x,
+            "y": y,
+            "detail": {"field": "s", "type": "nominal"},
+            "color": _colour(),
+            "order": {"value": None},
+        },
+    }
+
+
+def _segs_layer(x: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "data": {"name": "segs"},
+        "mark": {"type": "rule", "strokeDash": [4, 3], "strokeWidth": 1.2},
+        "encoding": {"x": x, "color": _colour()},
+    }
+
+
+def _frame(layers: list[dict[str, Any]], height: int) -> dict[str, Any]:
+    return {
+        "width": "container",
+        "height": height,
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        "padding": {"left": 2, "right": 8, "top": 6, "bottom": 2},
+        "layer": layers,
+    }
+
+
+def chart_spec(domain: list[float]) -> dict[str, Any]:
+    """The Vega-Lite spec every fixed chart shares (compiled once in the browser).
+
+    Named data sources, filled per chart: ``rects`` (skipped/incomplete/crashed
+    iterations over the full height, texts ticks at the bottom), ``band``
+    (mean ± std), ``segs`` (dashed rules at segment changes), ``line`` (one path
+    per series ``s``) and ``pts`` (iteration markers).  The hover's rule and dots
+    are drawn over the canvas in HTML, so hovering never re-runs the view.
+    """
+    x = _x_enc(domain)
+    y = _y_enc()
+    layers = [
+        {
+            "data": {"name": "rects"},
+            "mark": {"type": "rect"},
+            "encoding": {
+                "x": {**x, "field": "x0"},
+                "x2": {"field": "x1"},
+                "y": _pixels("y0"),
+                "y2": _pixels("y1"),
+                "color": _colour(),
+                "opacity": {"field": "o", "type": "quantitative", "scale": None, "legend": None},
+            },
+        },
+        {
+            "data": {"name": "band"},
+            "mark": {"type": "area", "opacity": 0.22},
+            "encoding": {
+                "x": x,
+                "y": {**y, "field": "lo"},
+                "y2": {"field": "hi"},
+                "color": _colour(),
+                "order": {"value": None},
+            },
+        },
+        _segs_layer(x),
+        _line_layer("line", x, y),
+        _points_layer(x, y),
+    ]
+    return _frame(layers, CHART_HEIGHT)
+
+
+def explorer_spec(domain: list[float]) -> dict[str, Any]:
+    """The explorer's spec: ``raw`` (faint, when smoothing), ``line`` and lone ``pts`` per picked metric.
+
+    The browser switches the x field to wall time (temporal) or elapsed hours
+    and the y scale to log; the layers stay the same.
+    """
+    x = _x_enc(domain)
+    y = _y_enc()
+    layers = [
+        _segs_layer(x),
+        _line_layer("raw", x, y, strokeWidth=1, opacity=0.3),
+        _line_layer("line", x, y),
+        _points_layer(x, y),
+    ]
+    return _frame(layers, EXPLORER_HEIGHT)
+
+
+# ---------------------------------------------------------------- data
+
+
+def _order(run: Run) -> list[int]:
+    """Row indices of the metric table sorted by step (tinker rows come in file order)."""
+    steps = run.metrics.steps
+    return sorted(range(len(steps)), key=steps.__getitem__)
+
+
+def _column_values(col: array, order: list[int]) -> list[float] | list[int | None]:
+    """A column in step order; an all-integer column as ints (NaN as None), else floats."""
+    values = col.tolist()
+    if order != list(range(len(values))):
+        values = [values[i] for i in order]
+    # counted with map() at C speed: 10,000 x 200 values go through here
+    n_finite = sum(map(math.isfinite, values))
+    if (
+        n_finite
+        and sum(map(float.is_integer, values)) == n_finite
+        and max(map(abs, filter(math.isfinite, values))) < 2**53  # a NaN would poison max()
+    ):
+        return [int(v) if math.isfinite(v) else None for v in values]
+    return values
+
+
+class Columns:
+    """Every metric serialised once, in step order, for the data file and the downloads.
+
+    orjson writes non-finite floats as null and other floats in their shortest
+    form that reads back exactly, so the hover can show exact values.
+    """
+
+    def __init__(self, run: Run) -> None:
+        mt = run.metrics
+        self.order = _order(run)
+        self.names = mt.names()
+        self.steps = [mt.steps[i] for i in self.order]
+        self.times = [mt.times[i] for i in self.order]
+        self.json = {n: orjson.dumps(_column_values(mt.columns[n], self.order)) for n in self.names}
+
+    def cells(self, name: str, null: bytes = b"null") -> list[bytes]:
+        """The column's values as JSON texts, one per row (``null``, or ``null`` given, for no value)."""
+        text = self.json[name][1:-1]
+        if null != b"null":
+            text = text.replace(b"null", null)  # the text holds only numbers, commas and nulls
+        return text.split(b",") if text else []
+
+
+def _step_domain(run: Run) -> list[float]:
+    xs = list(run.metrics.steps) + [r.number for r in run.iterations]
+    for refs in run.evals.values():
+        xs += [r.number for r in refs]
+    if not xs:
+        return [0, 1]
+    lo, hi = min(xs), max(xs)
+    return [lo - 0.5, hi + 0.5] if lo == hi else [lo, hi]
+
+
+def _segment_rules(run: Run) -> list[dict[str, Any]]:
+    """Where the segment changes between consecutive iterations, with a label for the hover."""
+    out = []
+    refs = [r for r in run.iterations if r.segment is not None]
+    seg_info = {s.get("segment"): s for s in run.segments if isinstance(s, dict)}
+    for prev, cur in zip(refs, refs[1:]):
+        if cur.segment == prev.segment:
+            continue
+        if run.format == "observe":
+            info = seg_info.get(cur.segment) or {}
+            resumed = info.get("resumed_from_update")
+            how = f"resumed from update {resumed}" if resumed is not None else "fresh run"
+            text = f"segment {cur.segment} ({how})"
+        else:
+            text = f"resumed at step {cur.number}"
+        out.append({"x": (prev.number + cur.number) / 2, "at": cur.number, "label": text})
+    return out
+
+
+def _iterations(refs: list[IterationRef]) -> dict[str, Any]:
+    texts = [r for r in refs if r.has_texts]
+    status: dict[str, list[int]] = {}
+    for r in refs:
+        if r.status != "completed":
+            status.setdefault(r.status, []).append(r.number)
+    segs = [r.segment for r in refs]
+    return {
+        "n": [r.number for r in refs],
+        "seg": segs if any(s is not None for s in segs) else None,
+        "texts": [r.number for r in texts],
+        "pages": [r.page for r in texts],
+        "status": status,
+    }
+
+
+def _times(run: Run, order: list[int]) -> tuple[float | None, list[float | None] | None]:
+    times = [run.metrics.times[i] for i in order]
+    known = [t for t in times if t is not None and math.isfinite(t)]
+    if not known:
+        return None, None
+    t0 = min(known)
+    rel = [round(t - t0, 3) if t is not None and math.isfinite(t) else None for t in times]
+    return t0, rel
+
+
+def _chunks(names: list[str], blobs: dict[str, bytes]) -> list[list[str]]:
+    out: list[list[str]] = []
+    size = CHUNK_BYTES
+    for name in names:
+        if size + len(blobs[name]) > CHUNK_BYTES and (not out or out[-1]):
+            out.append([])
+            size = 0
+        out[-1].append(name)
+        size += len(blobs[name]) + len(name) + 8
+    return out
+
+
+def _object_js(names: list[str], blobs: dict[str, bytes]) -> bytes:
+    parts = [script_json(n).encode() + b":" + blobs[n] for n in names]
+    return b"{" + b",".join(parts) + b"}"
+
+
+def data_files(run: Run, charts: list[Chart] | None = None, cols: Columns | None = None) -> dict[str, bytes]:
+    """``metrics_data.js`` and, for big runs, the explorer's chunk files."""
+    charts = plan_charts(run) if charts is None else charts
+    cols = Columns(run) if cols is None else cols
+    mt = run.metrics
+    order = cols.order
+    names = cols.names
+    blobs = cols.json
+    charted = {m for c in charts for m in c.metrics if m in blobs}
+    rest = [n for n in names if n not in charted]
+    if sum(len(blobs[n]) for n in rest) <= INLINE_BYTES:
+        inline, chunked = sorted(charted) + rest, []
+    else:
+        inline, chunked = sorted(charted), _chunks(rest, blobs)
+    files: dict[str, bytes] = {}
+    chunk_of: dict[str, int] = {}
+    chunk_files = []
+    for k, chunk in enumerate(chunked):
+        fname = f"{CHUNK_DIR}/{k:03d}.js"
+        chunk_files.append(fname)
+        for n in chunk:
+            chunk_of[n] = k
+        files[fname] = (
+            b"(window.RG_METRIC_CHUNKS = window.RG_METRIC_CHUNKS || {})["
+            + str(k).encode()
+            + b"] = "
+            + _object_js(chunk, blobs)
+            + b";\n"
+        )
+    domain = _step_domain(run)
+    t0, times = _times(run, order)
+    evals = {}
+    for label, refs in sorted(run.evals.items()):
+        ev = _iterations(refs)
+        evals[label] = {"prefix": run.eval_metric_prefix.get(label), "texts": ev["texts"], "pages": ev["pages"]}
+    meta = {
+        "v": 1,
+        "format": run.format,
+        "word": "update" if run.format == "observe" else "step",
+        "domain": domain,
+        "steps": cols.steps,
+        "t0": t0,
+        "times": times,
+        "names": names,
+        "empty": [n for n in names if not mt.has_finite(n)],
+        "chunk": chunk_of,
+        "chunks": chunk_files,
+        "iters": _iterations(run.iterations),
+        "segs": _segment_rules(run),
+        "evals": evals,
+        "charts": [
+            {
+                "id": c.id,
+                "title": c.title,
+                "kind": c.kind,
+                "label": c.label,
+                "series": [{"key": m, "label": lab} for m, lab in c.series],
+                "band": {"mean": c.band[0], "std": c.band[1]} if c.band else None,
+            }
+            for c in charts
+        ],
+        "chart_height": CHART_HEIGHT,
+        "spec": chart_spec(domain),
+        "explorer": explorer_spec(domain),
+    }
+    head = script_json(meta).encode()
+    files[DATA_FILE] = (
+        b"/* reportgen: the run's metrics for the index charts (generated). */\nwindow.RG_METRICS = "
+        + head[:-1]
+        + b',"cols":'
+        + _object_js(inline, blobs)
+        + b"};\n"
+    )
+    return files
+
+
+# ---------------------------------------------------------------- downloads
+
+
+def _time_cells(cols: Columns, null: bytes) -> list[bytes] | None:
+    if not any(t is not None for t in cols.times):
+        return None
+    return [orjson.dumps(t) if t is not None and math.isfinite(t) else null for t in cols.times]
+
+
+def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | None) -> list[bytes]:
+    """One ``template % row`` per row: a single C call formats the 200 cells of a line."""
+    columns: list[list[bytes]] = [[str(s).encode() for s in cols.steps]]
+    if times is not None:
+        columns.append(times)
+    columns += [cols.cells(n, null) for n in cols.names]
+    return [template % row for row in zip(*columns)]
+
+
+def metrics_jsonl(run: Run, cols: Columns | None = None) -> bytes:
+    """One strict JSON object per step (NaN and infinities as null), sorted by step.
+
+    Every line has every metric, in name order, after ``step`` and ``time`` (when known).
+    """
+    cols = Columns(run) if cols is None else cols
+    times = _time_cells(cols, b"null")
+    # names are escaped by orjson; "%" is doubled for the template
+    keys = [orjson.dumps(k).replace(b"%", b"%%") + b":%b" for k in ["step"] + (["time"] if times else []) + cols.names]
+    lines = _lines(cols, b"{" + b",".join(keys) + b"}\n", b"null", times)
+    return b"".join(lines)
+
+
+def _csv_cell(name: str) -> str:
+    # a header starting like a formula would run in a spreadsheet (CSV injection)
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
+
+
+def metrics_csv(run: Run, cols: Columns | None = None) -> bytes:
+    """The metrics as CSV: ``step``, ``time`` (when known), one column per metric; empty cell for no value."""
+    cols = Columns(run) if cols is None else cols
+    times = _time_cells(cols, b"")
+    buf = io.StringIO()
+    header = ["step"] + (["time"] if times is not None else []) + [_csv_cell(n) for n in cols.names]
+    csv.writer(buf, lineterminator="\n").writerow(header)
+    template = b",".join([b"%b"] * len(header)) + b"\n"
+    return buf.getvalue().encode("utf-8") + b"".join(_lines(cols, template, b"", times))
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def chart_files(run: Run) -> dict[str, bytes]:
+    """Every file the index's charts and downloads need, by site-relative name."""
+    if not run.metrics.columns:
+        return {}
+    cols = Columns(run)
+    files = data_files(run, cols=cols)
+    files[JSONL_FILE] = metrics_jsonl(run, cols)
+    files[CSV_FILE] = metrics_csv(run, cols)
+    return files
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.0f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def charts_context(run: Run, files: dict[str, bytes]) -> dict[str, Any]:
+    """What ``_charts.html`` lays out: chart boxes, legend items, downloads."""
+    charts = plan_charts(run) if files else []
+    statuses = {r.status for r in run.iterations}
+    texts = [r.has_texts for r in run.iterations]
+    legend = []
+    if any(texts):
+        legend.append(("texts", f"{'update' if run.format == 'observe' else 'step'} with texts (click to open)"))
+    if not all(texts):
+        legend.append(("notexts", "no texts"))
+    legend += [(s, s) for s in STATUSES if s in statuses]
+    if _segment_rules(run):
+        legend.append(("seg", "segment change" if run.format == "observe" else "resume"))
+    return {
+        "enabled": bool(files),
+        "data_file": DATA_FILE,
+        "panels": [
+            {"id": c.id, "title": c.title, "kind": c.kind, "label": c.label, "note": c.note, "multi": len(c.series) > 1}
+            for c in charts
+        ],
+        "downloads": [
+            {"href": name, "size": _size(len(files[name]))} for name in (JSONL_FILE, CSV_FILE) if name in files
+        ],
+        "n_metrics": len(run.metrics.columns),
+        "n_rows": len(run.metrics),
+        "has_times": any(t is not None for t in run.metrics.times),
+        "word": "update" if run.format == "observe" else "step",
+        "legend": legend,
+    }

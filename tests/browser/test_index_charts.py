@@ -1,0 +1,338 @@
+"""The index charts in Chromium from file://: drawn with their data, hover, click, explorer, themes.
+
+Every test also checks that the page logged no console error, raised nothing, opened no
+dialog and requested nothing outside the site folder.  Pages forbid eval (CSP), so waits
+poll with page.evaluate instead of page.wait_for_function.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reportgen.site import build
+from reportgen.views import charts
+
+from ..obs import Obs
+from .conftest import Watched, file_url
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DEMO = ROOT / "reportgen" / "demo"
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def wait_for(page: Any, expr: str, timeout: float = 30.0) -> Any:
+    end = time.time() + timeout
+    while True:
+        value = page.evaluate(expr)
+        if value:
+            return value
+        if time.time() > end:
+            raise AssertionError(f"timed out waiting for {expr}")
+        time.sleep(0.02)
+
+
+def open_index(w: Watched, site: Path, suffix: str = "") -> None:
+    w.goto(file_url(site / "index.html") + suffix)
+    wait_for(w.page, "document.documentElement.getAttribute('data-rg-charts') === 'drawn'")
+
+
+def assert_clean(w: Watched, site: Path) -> None:
+    assert w.console_errors == [] and w.page_errors == []
+    assert w.external(file_url(site)) == []
+    assert w.dialogs == []
+
+
+def point(page: Any, chart: str, step: float) -> tuple[float, float]:
+    """Client coordinates of ``step`` on a fixed chart, at mid height."""
+    return tuple(
+        page.evaluate(
+            """([id, step]) => {
+                const v = RG_CHARTS.views[id], c = document.querySelector('#chart-' + id + ' canvas');
+                const r = c.getBoundingClientRect(), o = v.origin();
+                return [r.left + o[0] + v.scale('x')(step), r.top + o[1] + v.height() / 2];
+            }""",
+            [chart, step],
+        )
+    )
+
+
+def synthetic(folder: Path, updates: int, every: int = 2, resume: int | None = None) -> Path:
+    """An observe export with a skipped update (7), an incomplete one (6) and a null kl (9)."""
+    o = Obs().run(every=every)
+    for n in range(1, updates + 1):
+        if resume is not None and n == resume + 1:
+            o.run(every=every, resumed=resume)
+        if n % every == 0:
+            o.batch(o.prompt(f"p:{n}"), Obs.rollout(n, 0, 0, prompt=f"p:{n}"), Obs.rollout(n, 0, 1, prompt=f"p:{n}"))
+        if n == 6:
+            continue  # rollouts but no update record: incomplete
+        o.batch(
+            Obs.update(
+                n,
+                status="skipped" if n == 7 else "completed",
+                reward__mean=0.1 + n / (updates + 1) + 1e-9 / 3,
+                reward__std=0.2,
+                policy__kl=None if n == 9 else 0.001 * n,
+                batch__trained_fraction=0.5,
+            )
+        )
+    return o.write(folder)
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("charts")
+    out: dict[str, Path] = {}
+    sources = {
+        "grpo": DEMO / "grpo",
+        "agent": DEMO / "agent",
+        "examples": FIXTURES / "observe" / "examples",
+        "arith_sync": FIXTURES / "tinker" / "arith_sync",
+        "flat_arith_sync": FIXTURES / "tinker" / "flat_arith_sync",
+        "calc_agent_multiturn": FIXTURES / "tinker" / "calc_agent_multiturn",
+        "arith_resumed": FIXTURES / "tinker" / "arith_resumed",
+        "synthetic": synthetic(base / "synthetic-src", 40, resume=20),
+    }
+    for name, src in sources.items():
+        out[name] = base / name
+        build(str(src), out[name])
+    # a run whose explorer columns live in chunk files
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(charts, "INLINE_BYTES", 0)
+        mp.setattr(charts, "CHUNK_BYTES", 200)
+        out["chunked"] = base / "chunked"
+        build(str(DEMO / "grpo"), out["chunked"])
+    out["long"] = base / "long"
+    build(str(synthetic(base / "long-src", 1600, every=100)), out["long"])
+    return out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["grpo", "agent", "examples", "arith_sync", "flat_arith_sync", "calc_agent_multiturn", "arith_resumed", "synthetic"],
+)
+def test_charts_are_drawn_with_the_runs_data(sites, watched, name):
+    site = sites[name]
+    open_index(watched, site)
+    page = watched.page
+    ids = page.evaluate("RG_METRICS.charts.map(c => c.id)")
+    assert ids, "every run here has charted metrics"
+    assert sorted(page.evaluate("Object.keys(RG_CHARTS.views)")) == sorted(ids)
+    assert page.locator("figure.rg-chart").count() == len(ids)
+    assert page.evaluate("RG_CHARTS.errors") == []
+    # small runs are drawn point for point: the line holds every finite value of every series
+    mismatch = page.evaluate(
+        """() => RG_METRICS.charts.flatMap(c => c.series.map(s => {
+            const col = RG_METRICS.cols[s.key];
+            const want = RG_METRICS.steps.map((x, i) => [x, col[i]]).filter(p => p[1] !== null);
+            const got = RG_CHARTS.views[c.id].data('line').filter(d => d.s === s.key && d.y !== null)
+                .map(d => [d.x, d.y]);
+            const lone = RG_CHARTS.views[c.id].data('pts').map(d => [d.x, d.y]);
+            return want.every(p => got.some(q => q[0] === p[0] && q[1] === p[1])
+                || lone.some(q => q[0] === p[0] && q[1] === p[1])) ? null : c.id + ' ' + s.key;
+        })).filter(Boolean)"""
+    )
+    assert mismatch == []
+    assert page.locator(".rg-plot canvas").count() >= len(ids)
+    assert_clean(watched, site)
+
+
+def test_every_iteration_with_texts_is_linked_from_the_index(sites, watched):
+    for name in ("grpo", "arith_sync"):
+        watched.requests.clear()
+        open_index(watched, sites[name])
+        hrefs = set(watched.page.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"))
+        pages = watched.page.evaluate("RG_METRICS.iters.pages.concat(...Object.values(RG_METRICS.evals).map(e => e.pages))")
+        assert pages and set(pages) <= hrefs
+        for p in pages:
+            assert (sites[name] / p).is_file()
+        assert_clean(watched, sites[name])
+
+
+def test_clicking_a_point_opens_its_update(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site)
+    x, y = point(watched.page, "c0", 8)
+    watched.page.mouse.move(x, y)
+    wait_for(watched.page, "document.querySelector('#chart-c0 .rg-plot').getAttribute('data-hover') === '8'")
+    watched.page.mouse.click(x, y)
+    watched.page.wait_for_url("**/train_iteration_000008.html")
+    assert_clean(watched, site)
+
+
+def test_clicking_an_update_without_texts_offers_the_nearest(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    x, y = point(page, "c3", 13)
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    msg = page.locator("#rg-msg")
+    msg.wait_for(state="visible")
+    assert msg.inner_text().startswith("update 13 has no texts; nearest with texts: 12 / 14")
+    links = msg.locator("a")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+        "train_iteration_000012.html",
+        "train_iteration_000014.html",
+    ]
+    assert page.url.endswith("/index.html")
+    links.nth(1).click()
+    page.wait_for_url("**/train_iteration_000014.html")
+    assert_clean(watched, site)
+
+
+def test_hover_shows_the_exact_value_and_the_step(sites, watched):
+    site = sites["synthetic"]
+    open_index(watched, site)
+    page = watched.page
+    exact = page.evaluate("String(RG_METRICS.cols['reward/mean'][RG_METRICS.steps.indexOf(17)])")
+    assert len(exact) > 12  # a value with many digits: shown in full, not rounded
+    x, y = point(page, "c0", 17)
+    page.mouse.move(x, y)
+    tip = page.locator("#rg-tip")
+    tip.wait_for(state="visible")
+    text = tip.inner_text()
+    assert text.startswith("update 17") and exact in text and "segment 0" in text
+    assert page.locator("#chart-c0 .rg-hdot").count() == 1
+    # a skipped update and the segment change are told on hover too
+    x, y = point(page, "c0", 7)
+    page.mouse.move(x, y)
+    wait_for(page, "document.getElementById('rg-tip').innerText.startsWith('update 7')")
+    assert "skipped" in tip.inner_text()
+    page.mouse.move(0, 0)
+    tip.wait_for(state="hidden")
+    assert_clean(watched, site)
+
+
+def test_skipped_incomplete_gaps_and_segments_are_drawn(sites, watched):
+    site = sites["synthetic"]
+    open_index(watched, site)
+    page = watched.page
+    rects = page.evaluate("RG_CHARTS.views.c0.data('rects').filter(d => d.o < 1).map(d => (d.x0 + d.x1) / 2)")
+    assert sorted(round(x) for x in rects) == [6, 7]  # incomplete 6, skipped 7
+    assert page.evaluate("RG_CHARTS.views.c0.data('segs').map(d => d.x)") == [20.5]
+    kl = next(c for c in page.evaluate("RG_METRICS.charts") if c["title"] == "policy/kl")
+    line = page.evaluate(f"RG_CHARTS.views.{kl['id']}.data('line').map(d => [d.x, d.y])")
+    gaps = [(line[i - 1][0], line[i + 1][0]) for i, (_, yv) in enumerate(line) if yv is None]
+    assert gaps == [(5, 7), (8, 10)]  # incomplete update 6 has no metric, update 9 a null kl: the line breaks
+    # markers: filled where the update has texts, hollow without
+    pts = page.evaluate("RG_CHARTS.views.c0.data('pts').map(d => [d.x, d.f === d.c])")
+    assert dict(pts) == {n: n % 2 == 0 for n in range(1, 41) if n != 6}
+    assert_clean(watched, site)
+
+
+def test_eval_curve_click_opens_the_evaluators_page(sites, watched):
+    site = sites["arith_sync"]
+    open_index(watched, site)
+    page = watched.page
+    ev = page.evaluate("RG_METRICS.charts.find(c => c.kind === 'eval' && c.label === 'test').id")
+    x, y = point(page, ev, 2)
+    page.mouse.move(x, y)
+    wait_for(page, f"document.querySelector('#chart-{ev} .rg-plot').getAttribute('data-hover') === '2'")
+    page.mouse.click(x, y)
+    page.wait_for_url("**/eval_test_iteration_000002.html")
+    assert_clean(watched, site)
+
+
+def test_explorer_charts_a_picked_metric_with_smoothing_log_and_time(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    wait_for(page, "RG_CHARTS.explorer && RG_CHARTS.explorer.data('line').length > 0")
+    page.fill("#rg-search", "entropy")
+    visible = page.locator("#rg-metric-list label:visible")
+    assert visible.count() == 1
+    visible.locator("input").check()
+    wait_for(page, "RG_CHARTS.explorer.data('line').some(d => d.s === 'policy/entropy')")
+    n_raw = page.evaluate("RG_METRICS.cols['policy/entropy'].filter(v => v !== null).length")
+    got = page.evaluate("RG_CHARTS.explorer.data('line').filter(d => d.s === 'policy/entropy').length")
+    assert got == n_raw
+    page.fill("#rg-smooth", "0.9")
+    page.dispatch_event("#rg-smooth", "input")
+    wait_for(page, "RG_CHARTS.explorer.data('raw').length > 0")
+    page.check("#rg-log")
+    page.select_option("#rg-xmode", "time")
+    wait_for(page, "RG_CHARTS.explorer.data('line').every(d => d.x > 1e12)")  # milliseconds since epoch
+    assert page.evaluate("location.hash") == "#explore=reward%2Fmean,policy%2Fentropy&smooth=0.9&log=1&x=time"
+    plot = page.locator("#rg-explorer-plot").bounding_box()
+    page.mouse.move(plot["x"] + plot["width"] * 0.5, plot["y"] + 100)
+    wait_for(page, "!document.getElementById('rg-tip').hidden")
+    assert "smoothed" in page.locator("#rg-tip").inner_text()
+    page.click("#rg-clear")
+    wait_for(page, "RG_CHARTS.explorer === null")
+    assert_clean(watched, site)
+
+
+def test_explorer_state_comes_back_from_the_address(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site, "#explore=policy%2Fkl,policy%2Fentropy&log=1")
+    page = watched.page
+    wait_for(page, "RG_CHARTS.explorer && new Set(RG_CHARTS.explorer.data('line').map(d => d.s)).size === 2")
+    assert page.is_checked("#rg-log")
+    assert_clean(watched, site)
+
+
+def test_explorer_loads_chunked_columns_with_a_script_tag(sites, watched):
+    site = sites["chunked"]
+    assert (site / "metrics_data").is_dir()
+    open_index(watched, site)
+    page = watched.page
+    name = page.evaluate("Object.keys(RG_METRICS.chunk)[0]")
+    assert page.evaluate(f"RG_METRICS.cols[{name!r}] === undefined")
+    page.locator(f"#rg-metric-list input[value='{name}']").check()
+    wait_for(page, f"RG_CHARTS.explorer && RG_CHARTS.explorer.data('line').some(d => d.s === {name!r})")
+    assert any("/metrics_data/" in u for u in watched.requests)
+    assert_clean(watched, site)
+
+
+def test_dark_theme_draws_dark_charts(sites, browser):
+    site = sites["grpo"]
+    context = browser.new_context(color_scheme="dark")
+    w = Watched(context.new_page())
+    w.page.on("console", lambda m: w.console_errors.append(m.text) if m.type == "error" else None)
+    w.page.on("pageerror", lambda e: w.page_errors.append(str(e)))
+    w.page.on("request", lambda r: w.requests.append(r.url))
+    try:
+        open_index(w, site)
+        colour = w.page.evaluate("RG_CHARTS.views.c0.data('line')[0].c")
+        assert colour == w.page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--rg-c1').trim()")
+        assert colour.lower() == "#7fb0ff"
+        assert_clean(w, site)
+    finally:
+        context.close()
+
+
+def test_long_table_is_laid_out_after_the_charts_and_anchors_still_work(sites, watched):
+    site = sites["long"]
+    open_index(watched, site)
+    page = watched.page
+    assert page.evaluate("document.documentElement.hasAttribute('data-rg-long')")
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    assert page.locator("#iterations tbody tr").count() == 1599  # update 6: no record, no rollout
+    assert page.evaluate("getComputedStyle(document.querySelector('#iterations tbody tr')).display") == "grid"
+    # a link into the table (the runs page links #u<step>) opens at that row
+    watched.goto(file_url(site / "index.html") + "#u1500")
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    wait_for(page, "(() => { const r = document.getElementById('u1500').getBoundingClientRect();"
+                   " return r.top >= 0 && r.bottom <= innerHeight; })()")  # fmt: skip
+    # a thousand-odd updates drawn from a downsampled line, hover still exact
+    assert page.evaluate("RG_CHARTS.views.c0.data('line').length") < 1600
+    assert_clean(watched, site)
+
+
+def test_number_formatting_survives_nan_in_the_data(tmp_path, watched):
+    o = Obs().run()
+    for n in range(1, 6):
+        o.batch(Obs.update(n, reward__mean=math.nan if n == 3 else n / 10))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    open_index(watched, site)
+    assert watched.page.evaluate("RG_METRICS.cols['reward/mean']") == [0.1, 0.2, None, 0.4, 0.5]
+    assert_clean(watched, site)

@@ -1,0 +1,570 @@
+"""The rollout viewer in Chromium from file://: keys, filters, sort, compare, markdown, URL state, pager."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from reportgen.site import build
+
+from ..test_iteration_view import build_synthetic
+from .conftest import file_url
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+DEMO = Path(__file__).parent.parent.parent / "reportgen" / "demo"
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("viewer")
+    out = {"syn": build_synthetic(root / "syn")}
+    for name, src in (("ex", FIXTURES / "observe" / "examples"), ("agent", DEMO / "agent"), ("grpo", DEMO / "grpo")):
+        out[name] = root / name
+        build(str(src), out[name])
+    for run in ("arith_sync", "calc_agent_multiturn", "flat_arith_sync"):
+        try:
+            build(str(FIXTURES / "tinker" / run), root / run)
+        except Exception:  # the tinker reader is developed in parallel: its pages are checked when it builds
+            continue
+        out[run] = root / run
+    return out
+
+
+def wait_js(w, expr: str, timeout: float = 10.0) -> None:
+    """Poll a JS expression (wait_for_function compiles strings with eval, which the pages' CSP forbids)."""
+    end = time.monotonic() + timeout
+    while not w.page.evaluate(expr):
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {expr}")
+        w.page.wait_for_timeout(30)
+
+
+def open_page(w, site: Path, name: str, hash_: str = "") -> None:
+    w.goto(file_url(site / name) + hash_)
+    wait_js(w, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
+
+
+def shown(w, sel: str = ".member") -> list[str]:
+    return w.page.eval_on_selector_all(sel, "els => els.filter(e => e.offsetParent !== null).map(e => e.id)")
+
+
+def count_text(w) -> str:
+    return w.page.inner_text("#rg-count")
+
+
+def hash_of(w) -> str:
+    return w.page.evaluate("location.hash")
+
+
+def clean(w, site: Path) -> None:
+    assert w.console_errors == [] and w.page_errors == []
+    assert w.external(file_url(site)) == []
+
+
+# ------------------------------------------------------------------ every page opens clean
+def test_every_page_opens_without_error(sites, watched):
+    root = Path(os.path.commonpath([str(p) for p in sites.values()]))
+    for site in sites.values():
+        for page in sorted(site.glob("*.html")):
+            watched.goto(file_url(page))
+            if "iteration" in page.name:
+                wait_js(watched, "!document.getElementById('rg-bar') || !document.getElementById('rg-bar').hidden")
+                if watched.page.query_selector("#f-md"):
+                    watched.page.keyboard.press("m")  # markdown and KaTeX too
+                    if watched.page.query_selector(".md .math"):
+                        watched.page.wait_for_selector(".md .katex")
+                    watched.page.keyboard.press("m")
+    clean(watched, root)
+    assert watched.dialogs == []
+
+
+# ------------------------------------------------------------------ keys
+def test_j_k_and_arrows_move_between_iterations(sites, watched):
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    watched.page.keyboard.press("j")
+    watched.page.wait_for_url("**/train_iteration_000004.html*")
+    watched.page.keyboard.press("ArrowDown")
+    watched.page.wait_for_url("**/train_iteration_000006.html*")
+    watched.page.keyboard.press("k")
+    watched.page.wait_for_url("**/train_iteration_000004.html*")
+    watched.page.keyboard.press("ArrowUp")
+    watched.page.wait_for_url("**/train_iteration_000002.html*")
+    clean(watched, site)
+
+
+def test_keys_ignored_while_typing(sites, watched):
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    watched.page.keyboard.press("/")
+    assert watched.page.evaluate("document.activeElement.id") == "f-q"
+    watched.page.keyboard.type("jkmnp?c")
+    watched.page.wait_for_timeout(250)
+    assert watched.page.url.endswith("train_iteration_000002.html" + hash_of(watched))
+    assert "md-on" not in watched.page.get_attribute("body", "class")
+    assert not watched.page.is_visible("#rg-help")
+    watched.page.keyboard.press("Escape")
+    assert watched.page.evaluate("document.activeElement.id") != "f-q"
+    clean(watched, site)
+
+
+def test_j_from_a_sub_page_goes_to_the_next_iteration(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001_p2.html")
+    watched.page.keyboard.press("j")
+    watched.page.wait_for_url("**/train_iteration_000002.html*")
+    watched.page.keyboard.press("k")
+    watched.page.wait_for_url("**/train_iteration_000001.html*")
+    clean(watched, site)
+
+
+def test_n_p_move_between_groups(sites, watched):
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    watched.page.keyboard.press("n")
+    assert hash_of(watched) == "#g0"
+    watched.page.keyboard.press("n")
+    assert hash_of(watched) == "#g1"
+    top = watched.page.eval_on_selector("#g1", "e => e.getBoundingClientRect().top")
+    assert 0 <= top < 300  # below the sticky bars, at the top of the view
+    assert watched.page.evaluate("document.activeElement.closest('section.group').id") == "g1"
+    watched.page.keyboard.press("p")
+    assert hash_of(watched) == "#g0"
+    clean(watched, site)
+
+
+def test_help_overlay(sites, watched):
+    site = sites["agent"]
+    open_page(watched, site, "train_iteration_000003.html")
+    watched.page.keyboard.press("?")
+    assert watched.page.is_visible("#rg-help")
+    assert "next / previous group" in watched.page.inner_text("#rg-help")
+    watched.page.keyboard.press("j")  # keys do nothing behind a dialog
+    assert "000003" in watched.page.url
+    watched.page.keyboard.press("Escape")
+    assert not watched.page.is_visible("#rg-help")
+    watched.page.click("#b-help")
+    assert watched.page.is_visible("#rg-help")
+    watched.page.click("#rg-help .dlg-close")
+    assert not watched.page.is_visible("#rg-help")
+    clean(watched, site)
+
+
+# ------------------------------------------------------------------ filters
+def test_search_filters_highlights_and_counts(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    assert count_text(watched) == "12 of 12 shown"
+    watched.page.fill("#f-q", "CHARLIE 1")
+    wait_js(watched, "location.hash.indexOf('q=') >= 0")
+    assert shown(watched) == ["g2-m1"]
+    assert shown(watched, "section.group") == ["g2"]
+    assert watched.page.inner_text("#g2 mark.hl").lower() == "charlie 1"
+    assert "1 of 12 shown" in count_text(watched)
+    assert watched.page.inner_text("#g2 .shown-count") == "· 1 shown"
+    assert hash_of(watched) == "#q=CHARLIE%201"
+    # the prompt text matches too: the whole group shows
+    watched.page.fill("#f-q", "question 2:")
+    wait_js(watched, "location.hash.indexOf('question') >= 0")
+    assert shown(watched) == ["g2-m0", "g2-m1", "g2-m3", "g2-m2"]
+    watched.page.fill("#f-q", "nothing matches this")
+    watched.page.wait_for_selector("#rg-none", state="visible")
+    watched.page.click("#b-clear2")
+    assert count_text(watched) == "12 of 12 shown" and hash_of(watched) == ""
+    assert watched.page.query_selector("mark.hl") is None
+    clean(watched, site)
+
+
+def test_reward_bounds_exclude_null_rewards(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    assert "g2-m2" in shown(watched)
+    watched.page.fill("#f-rmin", "-100")
+    wait_js(watched, "location.hash.indexOf('rmin=-100') >= 0")
+    assert "g2-m2" not in shown(watched) and len(shown(watched)) == 11
+    watched.page.fill("#f-rmin", "0.5")
+    watched.page.fill("#f-rmax", "0.9")
+    wait_js(watched, "location.hash.indexOf('rmax=0.9') >= 0")
+    assert shown(watched) == ["g0-m1", "g2-m1"]
+    clean(watched, site)
+
+
+def test_skip_trained_flag_dup_filters(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.select_option("#f-skip", "zero_signal")
+    assert sorted(shown(watched)) == ["g1-m0", "g1-m1", "g1-m2", "g1-m3"]
+    assert "skip=zero_signal" in hash_of(watched)
+    watched.page.select_option("#f-skip", "")
+    watched.page.check("#f-flag")
+    assert sorted(shown(watched)) == ["g1-m0", "g1-m1", "g1-m2", "g1-m3", "g2-m3"]
+    watched.page.uncheck("#f-flag")
+    watched.page.check("#f-dup")
+    assert sorted(shown(watched)) == ["g1-m0", "g1-m1"]
+    watched.page.uncheck("#f-dup")
+    watched.page.check("#f-trained")
+    ids = shown(watched)
+    assert len(ids) == 7 and not [i for i in ids if i.startswith("g1-")] and "g2-m3" not in ids
+    assert "trained=1" in hash_of(watched)
+    watched.page.select_option("#f-badge", "truncated")
+    assert shown(watched) == [] and watched.page.is_visible("#rg-none")
+    assert watched.page.inner_text("#b-clear") == "clear (2)"
+    clean(watched, site)
+
+
+def test_tool_and_tool_error_filters(sites, watched):
+    site = sites["agent"]
+    pages = sorted(p.name for p in site.glob("train_iteration_*.html"))
+    found = False
+    for name in pages:
+        open_page(watched, site, name)
+        errors = watched.page.eval_on_selector_all(
+            ".member[data-toolerrors]:not([data-toolerrors='0'])", "e => e.map(x => x.id)"
+        )
+        if not errors:
+            continue
+        found = True
+        watched.page.check("#f-errors")
+        assert sorted(shown(watched)) == sorted(errors)
+        assert "errors=1" in hash_of(watched)
+        watched.page.uncheck("#f-errors")
+        tool = watched.page.eval_on_selector("#f-tool option:nth-child(2)", "o => o.value")
+        with_tool = watched.page.eval_on_selector_all(
+            ".member", "(els, t) => els.filter(e => e.dataset.tools.split(' ').includes(t)).map(e => e.id)", tool
+        )
+        watched.page.select_option("#f-tool", tool)
+        assert sorted(shown(watched)) == sorted(with_tool)
+        break
+    assert found
+    clean(watched, site)
+
+
+def test_filters_kept_across_iterations_and_in_links(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.check("#f-trained")
+    watched.page.fill("#f-q", "answer")
+    wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
+    assert watched.page.get_attribute("#nav-next", "href") == "train_iteration_000002.html#q=answer&trained=1"
+    assert watched.page.get_attribute(".subpages a", "href") == "train_iteration_000001_p2.html#q=answer&trained=1"
+    assert (
+        watched.page.get_attribute("#g0 .others a", "href")
+        == "train_iteration_000002.html#prompt=p%3A0&q=answer&trained=1"
+    )
+    watched.page.evaluate("document.activeElement.blur()")
+    watched.page.keyboard.press("j")
+    watched.page.wait_for_url("**/train_iteration_000002.html#q=answer&trained=1")
+    wait_js(watched, "document.getElementById('f-q').value === 'answer'")
+    assert watched.page.is_checked("#f-trained")
+    clean(watched, site)
+
+
+def test_url_state_reopens_the_same_view(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html", "#q=answer&rmin=0.5&sort=mean&compact=1")
+    assert watched.page.input_value("#f-q") == "answer"
+    assert watched.page.input_value("#f-rmin") == "0.5"
+    assert watched.page.input_value("#f-sort") == "mean"
+    assert watched.page.is_checked("#f-compact")
+    assert "compact-on" in watched.page.get_attribute("body", "class")
+    assert not watched.page.is_visible("#g0-m1 .member-body") and watched.page.is_visible("#g0-m1 p.compact")
+    assert watched.page.inner_text("#g0-m1 p.compact") == "Answer alpha 1: the result is 1."
+    assert all(
+        float(r) >= 0.5
+        for r in watched.page.eval_on_selector_all(
+            ".member", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.reward)"
+        )
+    )
+    clean(watched, site)
+
+
+# ------------------------------------------------------------------ sort and collapse
+def test_sort_groups(sites, watched):
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    order = lambda: watched.page.eval_on_selector_all("section.group", "e => e.map(x => x.dataset.group)")  # noqa: E731
+    values = lambda k: watched.page.eval_on_selector_all(  # noqa: E731
+        "section.group", "(e, k) => e.map(x => parseFloat(x.dataset[k]))", k
+    )
+    original = order()
+    watched.page.select_option("#f-sort", "mean")
+    means = values("mean")
+    assert means == sorted(means, reverse=True) and "sort=mean" in hash_of(watched)
+    watched.page.select_option("#f-sort", "spread")
+    spreads = values("spread")
+    assert spreads == sorted(spreads, reverse=True)
+    watched.page.select_option("#f-sort", "id")
+    assert order() == original and hash_of(watched) == ""
+    clean(watched, site)
+
+
+def test_expand_and_collapse_all(sites, watched):
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    watched.page.click("#b-collapse")
+    assert not watched.page.is_visible("#g0 .group-body") and watched.page.is_visible("#g0 .group-head")
+    assert watched.page.get_attribute("#g0 .tog", "aria-expanded") == "false"
+    watched.page.click("#g1 .tog")
+    assert watched.page.is_visible("#g1 .group-body")
+    watched.page.click("#b-expand")
+    assert watched.page.is_visible("#g0 .group-body")
+    # a link to a member of a collapsed group opens it
+    watched.page.click("#b-collapse")
+    watched.goto(file_url(site / "train_iteration_000002.html") + "#g2-m1")
+    watched.page.wait_for_selector("#g2-m1", state="visible")
+    clean(watched, site)
+
+
+# ------------------------------------------------------------------ compare
+def test_compare_on_one_page_with_word_diff(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.check("#g0-m2 .pick input")
+    watched.page.check("#g0-m3 .pick input")
+    assert watched.page.is_visible("#rg-tray")
+    watched.page.keyboard.press("c")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    body = watched.page.inner_text("#rg-cmp-body")
+    assert "update 1 · group 0 · #2" in body and "update 1 · group 0 · #3" in body
+    assert "Completions side by side" in body
+    dels = watched.page.eval_on_selector_all("#rg-cmp-body del", "e => e.map(x => x.textContent.trim())")
+    ins = watched.page.eval_on_selector_all("#rg-cmp-body ins", "e => e.map(x => x.textContent.trim())")
+    assert dels == ["2", "2"] and ins == ["3", "3"]
+    assert hash_of(watched) == "#compare=1:0:2,1:0:3"
+    watched.page.keyboard.press("Escape")
+    assert not watched.page.is_visible("#rg-compare") and hash_of(watched) == ""
+    clean(watched, site)
+
+
+def test_compare_across_iterations_and_turn_table(sites, watched):
+    site = sites["agent"]
+    open_page(watched, site, "train_iteration_000003.html")
+    watched.page.check("#g0-m1 .pick input")
+    watched.page.keyboard.press("j")
+    watched.page.wait_for_url("**/train_iteration_000004.html*")
+    watched.page.wait_for_selector("#rg-tray .tray-pick")
+    watched.page.check("#g0-m2 .pick input")
+    watched.page.click(".tray-go")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    text = watched.page.inner_text("#rg-cmp-body")
+    assert "update 3 · group 0 · #1" in text and "update 4 · group 0 · #2" in text
+    assert "Final answers, word diff" in text and "Turn by turn" in text
+    assert watched.page.eval_on_selector_all("table.turns tbody tr", "e => e.length") >= 2
+    assert watched.page.query_selector("#rg-cmp-body ins") is not None
+    assert hash_of(watched) == "#compare=3:0:1,4:0:2"
+    # the shared link reopens the comparison (both members were picked in this browser)
+    watched.page.keyboard.press("Escape")
+    watched.goto(file_url(site / "train_iteration_000004.html") + "#compare=3:0:1,4:0:2")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    clean(watched, site)
+
+
+def test_compare_link_from_another_browser_loads_the_missing_member(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000002.html", "#compare=1:0:0,2:0:0")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    assert "not loaded" in watched.page.inner_text("#rg-cmp-body")
+    watched.page.click("#rg-cmp-body .missing a")
+    watched.page.wait_for_url("**/train_iteration_000001.html#compare=1:0:0,2:0:0")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    assert "not loaded" not in watched.page.inner_text("#rg-cmp-body")
+    assert watched.page.query_selector("#rg-cmp-body del") is not None
+    clean(watched, site)
+
+
+def test_summary_diff_when_both_have_one(tmp_path, watched):
+    from ..obs import Obs
+
+    o = Obs().run("agent_grpo")
+    o.batch(
+        o.prompt("s:t", "q"),
+        *[
+            o.rollout(
+                1,
+                0,
+                m,
+                None,
+                prompt="s:t",
+                messages=[{"role": "assistant", "content": f"final {m}"}],
+                prefix=True,
+                step_rewards=[],
+                terminal_reward_raw=1.0,
+                judge_explanation=None,
+                metadata={"summary": f"the agent said {m}"},
+            )
+            for m in range(2)
+        ],
+    )
+    o.batch(o.update(1))
+    out = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), out)
+    open_page(watched, out, "train_iteration_000001.html")
+    watched.page.check("#g0-m0 .pick input")
+    watched.page.check("#g0-m1 .pick input")
+    watched.page.keyboard.press("c")
+    text = watched.page.inner_text("#rg-cmp-body")
+    assert "metadata.summary, word diff" in text
+    clean(watched, out)
+
+
+# ------------------------------------------------------------------ markdown and math
+def test_markdown_math_and_code(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    assert watched.page.is_visible("#g0-m0 pre.text") and not watched.page.is_visible("#g0-m0 .md")
+    watched.page.keyboard.press("m")
+    watched.page.wait_for_selector("#g0-m0 .md .katex")
+    assert not watched.page.is_visible("#g0-m0 pre.text") and watched.page.is_visible("#g0-m0 .md")
+    assert watched.page.eval_on_selector_all("#g0-m0 .md .katex", "e => e.length") == 2
+    assert watched.page.query_selector("#g0-m0 .md .katex .boxed, #g0-m0 .md .katex .fbox") is not None
+    assert watched.page.inner_text("#g0-m0 .md .hl-k, #g0-m0 .md .hl-c") != ""
+    assert watched.page.inner_text("#g0-m0 .md strong") == "bold"
+    assert watched.page.query_selector("#g0-m0 .md img") is None
+    assert watched.page.eval_on_selector_all("a[href^='javascript']", "e => e.length") == 0
+    assert "md=1" in hash_of(watched)
+    # remembered: a page opened later comes up in markdown
+    watched.goto(file_url(site / "train_iteration_000002.html"))
+    wait_js(watched, "document.body.classList.contains('md-on')")
+    assert watched.page.is_checked("#f-md")
+    watched.page.click("#f-md")
+    assert "md-on" not in watched.page.get_attribute("body", "class")
+    clean(watched, site)
+
+
+# ------------------------------------------------------------------ anchors, prompt links, pager
+def test_anchor_and_copy_link(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html", "#g2-m1")
+    top = watched.page.eval_on_selector("#g2-m1", "e => e.getBoundingClientRect().top")
+    assert 0 <= top < 400
+    watched.page.fill("#f-q", "answer")
+    wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
+    watched.page.click("#g0-m1 .copylink")
+    assert hash_of(watched) == "#q=answer&at=g0-m1"
+    assert "link copied" in watched.page.inner_text("#rg-toast") or "copy this link" in watched.page.inner_text(
+        "#rg-toast"
+    )
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#q=answer&at=g0-m1")
+    wait_js(watched, "document.getElementById('f-q').value === 'answer'")
+    top = watched.page.eval_on_selector("#g0-m1", "e => e.getBoundingClientRect().top")
+    assert 0 <= top < 400
+    # a linked member stays visible even when the filters would hide it
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#q=zzz&at=g0-m1")
+    watched.page.wait_for_selector("#g0-m1", state="visible")
+    clean(watched, site)
+
+
+def test_mini_bars_lead_to_their_member(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000002.html")
+    bars = watched.page.eval_on_selector_all("#g1 svg.minibars g.bar", "e => e.map(x => x.dataset.target)")
+    assert len(bars) == 4 and all(b.startswith("g1-m") for b in bars)
+    watched.page.click(f"#g1 svg.minibars g.bar[data-target='{bars[-1]}'] rect.hit")
+    assert hash_of(watched) == "#" + bars[-1]
+    assert watched.page.get_attribute(f"#{bars[-1]}", "class").endswith("target-hl")
+    clean(watched, site)
+
+
+def test_prompt_hash_highlights_the_group(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.click("#g0 .others a")
+    watched.page.wait_for_url("**/train_iteration_000002.html#prompt=p%3A0")
+    watched.page.wait_for_selector("#g0.target-hl")
+    assert watched.page.get_attribute("#g0", "data-prompt") == "p:0"
+    clean(watched, site)
+
+
+def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    assert shown(watched, "section.group") == ["g0", "g1", "g2"]
+    watched.page.click(".subpages a >> text=page 2")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html*")
+    assert shown(watched, "section.group") == ["g3", "g4", "g5"]
+    # a link to group 6 (page 3) or to prompt p:4 (page 2) opened on page 1 finds its page
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#g6-m0")
+    watched.page.wait_for_url("**/train_iteration_000001_p3.html#g6-m0")
+    watched.page.wait_for_selector("#g6-m0")
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#prompt=p%3A4")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#prompt=p*4")
+    watched.page.wait_for_selector("#g4.target-hl")
+    clean(watched, site)
+
+
+def test_readable_without_javascript(sites, browser):
+    ctx = browser.new_context(java_script_enabled=False)
+    page = ctx.new_page()
+    page.goto(file_url(sites["syn"] / "train_iteration_000001.html"))
+    assert not page.is_visible("#rg-bar")
+    assert page.is_visible("#g0-m0 pre.text") and not page.is_visible("#g0-m0 .md")
+    assert "Answer bravo 2" in page.inner_text("#g1") or "same answer" in page.inner_text("#g1")
+    ctx.close()
+
+
+def test_dark_theme_contrast(sites, browser):
+    # the main text keeps a WCAG AA contrast in both themes
+    for scheme in ("light", "dark"):
+        ctx = browser.new_context(color_scheme=scheme)
+        page = ctx.new_page()
+        page.goto(file_url(sites["agent"] / "train_iteration_000003.html"))
+        ratio = page.evaluate(
+            """() => {
+              const lum = c => { const v = c.match(/\\d+/g).slice(0, 3).map(x => x / 255)
+                .map(x => x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+                return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+              const worst = [];
+              for (const sel of ['.msg pre.text', '.member-head .tok', '.group-head .stat', '.chip.good', '.chip.bad']) {
+                const e = document.querySelector(sel); if (!e) continue;
+                let b = e, bg = 'rgba(0, 0, 0, 0)';
+                while (b && (bg = getComputedStyle(b).backgroundColor) === 'rgba(0, 0, 0, 0)') b = b.parentElement;
+                if (!b) bg = getComputedStyle(document.documentElement).backgroundColor;
+                const a = lum(getComputedStyle(e).color), c = lum(bg);
+                worst.push((Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05));
+              }
+              return Math.min(...worst);
+            }"""
+        )
+        assert ratio >= 4.5, (scheme, ratio)
+        ctx.close()
+
+
+def test_tinker_page_filters_and_compare(tmp_path, watched):
+    out = tmp_path / "tinker"
+    try:
+        build(str(FIXTURES / "tinker" / "calc_agent_multiturn"), out)
+    except Exception as e:  # the tinker reader is developed in parallel
+        pytest.skip(f"tinker fixture does not build: {e}")
+    open_page(watched, out, "train_iteration_000000.html")
+    total = len(shown(watched))
+    correct = watched.page.eval_on_selector_all(
+        ".member", "els => els.filter(e => e.dataset.badges.split('|').includes('correct')).map(e => e.id)"
+    )
+    assert 0 < len(correct) < total
+    watched.page.select_option("#f-badge", "correct")
+    assert sorted(shown(watched)) == sorted(correct)
+    assert "badge=correct" in hash_of(watched)
+    watched.page.select_option("#f-badge", "")
+    watched.page.fill("#f-rmin", "1")
+    wait_js(watched, "location.hash.indexOf('rmin=1') >= 0")
+    assert all(
+        float(r) >= 1
+        for r in watched.page.eval_on_selector_all(
+            ".member", "els => els.filter(e => e.offsetParent !== null).map(e => e.dataset.reward)"
+        )
+    )
+    first, second = shown(watched)[:2] if len(shown(watched)) > 1 else (correct[0], correct[-1])
+    watched.page.fill("#f-rmin", "")
+    watched.page.check(f"#{first} .pick input")
+    watched.page.check(f"#{second} .pick input")
+    watched.page.keyboard.press("c")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    assert "Turn by turn" in watched.page.inner_text("#rg-cmp-body")
+    watched.page.keyboard.press("Escape")
+    watched.page.keyboard.press("j")
+    clean(watched, out)

@@ -1,0 +1,136 @@
+"""``reportgen check``: problems with file, line and counts; exit 0 clean, 1 problems; --json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reportgen.check import check
+from reportgen.cli import main
+
+from .hostile import write_observe, write_tinker
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def _json(*args: str) -> tuple[int, dict]:
+    r = invoke("check", *args, "--json")
+    return r.exit_code, json.loads(r.output)
+
+
+def _where(report: dict) -> set[tuple[int | None, str]]:
+    return {(p["line"], p["kind"]) for p in report["problems"]}
+
+
+def test_clean_export_exits_0():
+    r = invoke("check", str(FIXTURES / "observe" / "examples"))
+    assert r.exit_code == 0, r.output
+    assert "no problem found" in r.output and "2 updates" in r.output
+    code, rep = _json(str(FIXTURES / "tinker" / "calc_agent_multiturn"))
+    assert code == 0 and rep["ok"] and rep["problems"] == [] and rep["format"] == "tinker"
+
+
+def test_observe_problems_with_lines(tmp_path):
+    o = Obs().run()
+    o.batch(o.prompt(), Obs.rollout(1, 0, 0), Obs.rollout(1, 0, 1))  # lines 2-4
+    o.lines.append("not json")  # 5
+    o.lines.append('{"v":1,"segment":0,"batch_id":9,"batch_index":2,"batch_len":3,"type":"rollout"}')  # 6: stray
+    o.batch(Obs.update(1, reward__mean="NaN"))  # 7, the metric as the string "NaN" is no number: fine
+    o.lines.append(
+        '{"v":1,"segment":0,"batch_id":20,"batch_index":0,"batch_len":1,"type":"update","update":2,'
+        '"metrics":{"loss":NaN,"kl":null,"ok":1}}'
+    )  # 8
+    o.lines.append('{"v":1,"segment":0,"batch_id":21,"batch_index":0,"batch_len":2,"type":"rollout","update":3}')  # 9
+    o.lines.append('{"v":1,"segment":0,"batch_id":22,"batch_index":0,"batch_len":1,"type":"update","update":3}')  # 10
+    o.lines.append('{"v":1,"segment":0,"batch_id":23,"batch_index":0,"batch_len":2,"type":"rollout","update":4}')  # 11
+    src = o.write(tmp_path / "run", tail='{"v":1,"segm')
+    raw = (src / "observe.jsonl").read_bytes().replace(b'"completion":"answer"', b'"completion":"\xff bad"', 1)
+    (src / "observe.jsonl").write_bytes(raw)
+    code, rep = _json(str(src))
+    assert code == 1 and not rep["ok"] and not rep["fatal"]
+    assert _where(rep) >= {
+        (3, "invalid UTF-8"),
+        (5, "unreadable line"),
+        (6, "unreadable line"),
+        (8, "non-finite metric"),
+        (9, "broken batch"),
+        (11, "unfinished batch"),
+        (12, "torn tail"),
+    }
+    assert rep["counts"]["non-finite metric"] == 2  # loss = NaN, kl = null
+    assert all(p["file"].endswith("observe.jsonl") for p in rep["problems"])
+    text = invoke("check", str(src)).output.splitlines()
+    assert any(line.startswith(str(src / "observe.jsonl") + ":12: torn tail") for line in text)
+    assert text[-1].startswith("reportgen check: ") and "problem(s)" in text[-1]
+
+
+def test_unknown_version_is_fatal_with_line(tmp_path):
+    o = Obs().run()
+    o.lines.append('{"v":2,"segment":0,"batch_id":1,"batch_index":0,"batch_len":1,"type":"run"}')
+    src = o.write(tmp_path / "run")
+    code, rep = _json(str(src))
+    assert code == 1 and rep["fatal"]
+    assert (2, "unknown version") in _where(rep)
+
+
+def test_missing_source_and_empty_export(tmp_path):
+    code, rep = _json(str(tmp_path / "nothing"))
+    assert code == 1 and rep["fatal"] and rep["problems"][0]["kind"] == "unreadable source"
+    (tmp_path / "observe").mkdir()
+    code, rep = _json(str(tmp_path / "observe"), "--format", "observe")
+    assert code == 1 and ("missing file" in rep["counts"])
+
+
+def test_tinker_problems(tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", run)
+    (run / "config.json").unlink()
+    with open(run / "metrics.jsonl", "ab") as f:
+        f.write(b'{"step": 9, "progress/batch": 9, "loss": Infinity}\n{"step": 10, "prog')
+    summaries = run / "iteration_000001" / "train_rollout_summaries.jsonl"
+    lines = summaries.read_text().splitlines()
+    lines[1] = lines[1].replace('"schema_version": 1', '"schema_version": 7')
+    summaries.write_text("\n".join(lines) + "\n")
+    (run / "iteration_000002" / "train_logtree.json").write_text('{"title": "x", "root": {"tag": ')
+    (run / "iteration_000002" / "train_rollout_summaries.jsonl").unlink()
+    code, rep = _json(str(run))
+    assert code == 1
+    by_kind: dict[str, list[dict]] = {}
+    for p in rep["problems"]:
+        by_kind.setdefault(p["kind"], []).append(p)
+    assert any(p["file"].endswith("config.json") for p in by_kind["missing file"])
+    n_metrics = len((run / "metrics.jsonl").read_text().splitlines())
+    assert [(p["file"].rsplit("/", 1)[-1], p["line"]) for p in by_kind["torn tail"]] == [("metrics.jsonl", n_metrics)]
+    assert (2, "unknown version") in _where(rep)
+    assert any("loss" in p["message"] for p in by_kind["non-finite metric"])
+    assert any("iteration_000002/train_logtree.json" in p["file"] for p in by_kind["unreadable file"])
+    # the torn line is listed once, as a torn tail
+    assert not [p for p in by_kind.get("unreadable line", []) if p["line"] == n_metrics]
+
+
+def test_hostile_inputs_answer_without_traceback(tmp_path):
+    for src in (write_observe(tmp_path / "o", big=1000), write_tinker(tmp_path / "t")):
+        r = invoke("check", str(src))
+        assert r.exit_code == 1, r.output
+        assert r.exception is None or isinstance(r.exception, SystemExit)
+        assert "Traceback" not in r.output
+        rep = check(str(src))
+        assert rep.counts and not rep.fatal
+        json.dumps(rep.to_json())  # serialisable whatever the input held
+
+
+def test_check_never_writes(tmp_path):
+    from .hostile import hash_tree
+
+    src = write_tinker(tmp_path / "t")
+    before = hash_tree(src)
+    invoke("check", str(src))
+    assert hash_tree(src) == before

@@ -1,0 +1,261 @@
+"""The iteration page as a rollout viewer: markdown safety, math, highlighting, the page's data for the JS."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from reportgen.model import Member, Message, ToolCall
+from reportgen.site import BuildOptions, build
+from reportgen.views.iteration import compact_line, json_tree
+from reportgen.views.markdown import highlight_code, render_markdown
+
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+MD_TEXT = (
+    "**bold** and $x^2$ and \\boxed{42}\n"
+    "```python\nprint('hi')  # c\n```\n"
+    "[bad](javascript:alert(1)) [good](https://example.com) ![img](http://example.com/a.png) <b>raw</b>"
+)
+
+
+def synthetic_run(directory: Path) -> Path:
+    """A GRPO run for the viewer: 7 groups in update 1 (paged by 3), skips, duplicates, nulls, markdown."""
+    o = Obs().run("grpo", group_size=4)
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"]
+    prompts = [o.prompt(f"p:{g}", f"Question {g}: what is {g} + {g}?") for g in range(7)]
+    rollouts = []
+    outcome = []
+    for g in range(7):
+        rewards: list[float | None] = [1.0, 0.5, 0.0, 0.0]
+        for m in range(4):
+            extra: dict = {"prompt": f"p:{g}", "advantage": (rewards[m] or 0) - 0.375, "eligible": True}
+            text = f"Answer {words[g]} {m}: the result is {2 * g + m}."
+            if g == 0 and m == 0:
+                text = MD_TEXT
+            if g == 1:  # uniform rewards: zero signal, and two identical texts
+                rewards = [1.0, 1.0, 1.0, 1.0]
+                extra.update(advantage=0.0, eligible=False, trained=False, skip_reason="zero_signal")
+                text = "same answer" if m < 2 else f"other answer {m}"
+            if g == 2 and m == 3:
+                extra.update(truncated=True, eligible=False, trained=False, skip_reason="truncated")
+                text = "Let me think step by step and never stop"
+            if g == 2 and m == 2:
+                rewards[m] = None
+                extra.update(reward_raw=None)
+            extra.setdefault("reward_raw", rewards[m])
+            if g == 0 and m == 1:
+                extra["reward_raw"] = 0.25
+                extra["judge_term"] = 0.25
+            rollouts.append(o.rollout(1, g, m, text, reward=rewards[m], **extra))
+            outcome.append((g, m, extra.get("trained", True) is not False))
+    o.batch(*prompts, *rollouts)
+    o.batch(o.outcome(1, *outcome))
+    o.batch(o.update(1, reward__mean=0.4))
+    # update 2 samples p:0 and p:1 again (cross links), with a changed final answer for the diff
+    o.batch(
+        *[
+            o.rollout(2, g, m, f"Answer {words[g]} {m}: the result is {2 * g + m + 1}.", prompt=f"p:{g}", reward=m / 4)
+            for g in range(2)
+            for m in range(4)
+        ]
+    )
+    o.batch(o.outcome(2, *[(g, m, True) for g in range(2) for m in range(4)]))
+    o.batch(o.update(2, reward__mean=0.5))
+    o.batch(o.rollout(3, 0, 0, "last update", prompt="p:0"))
+    o.batch(o.outcome(3, (0, 0, True)))
+    o.batch(o.update(3, reward__mean=0.6))
+    return o.write(directory)
+
+
+def build_synthetic(tmp: Path, groups_per_page: int = 3) -> Path:
+    out = tmp / "site"
+    build(str(synthetic_run(tmp / "src")), out, BuildOptions(groups_per_page=groups_per_page))
+    return out
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture(scope="module")
+def syn(tmp_path_factory) -> Path:
+    return build_synthetic(tmp_path_factory.mktemp("syn"))
+
+
+# ------------------------------------------------------------------ markdown
+def test_markdown_is_safe():
+    html = str(
+        render_markdown(MD_TEXT + "\n<script>alert(1)</script> [d](data:text/html,x) [v](VBScript:x) [f](file:///e)")
+    )
+    s = BeautifulSoup(html, "html.parser")
+    assert not s.find("img") and not s.find("script") and not s.find("b")
+    hrefs = [a["href"] for a in s.find_all("a")]
+    assert hrefs == ["https://example.com"]
+    assert s.find("a")["rel"] == ["noopener", "noreferrer", "nofollow"]
+    assert "[image: img]" in s.get_text() and "http://example.com/a.png" in s.get_text()
+    assert "<b>raw</b>" in s.get_text()  # raw HTML stays text
+    assert "javascript:alert(1)" in s.get_text()
+
+
+def test_math_spans():
+    s = BeautifulSoup(str(render_markdown(MD_TEXT)), "html.parser")
+    maths = [(m.get_text(), "display" in m["class"]) for m in s.select("span.math")]
+    assert maths == [("x^2", False), ("\\boxed{42}", False)]
+    s2 = BeautifulSoup(
+        str(render_markdown("a $$\\sum_i x_i$$ b \\(y_1\\) \\[z\\] `$q$` costs $5 and $10")), "html.parser"
+    )
+    assert [m.get_text() for m in s2.select("span.math")] == ["\\sum_i x_i", "y_1", "z"]
+    assert "$q$" in s2.find("code").get_text() and "costs $5 and $10" in s2.get_text()
+    # markdown never mangles TeX: underscores and backslashes survive
+    s3 = BeautifulSoup(str(render_markdown("$a_1 * b_2 \\\\ c$")), "html.parser")
+    assert s3.select_one("span.math").get_text() == "a_1 * b_2 \\\\ c"
+
+
+def test_code_highlighting():
+    out = highlight_code("def f(x):  # note\n    return 'a' + 1", "python")
+    assert '<span class="hl-k">def</span>' in out and '<span class="hl-c"># note</span>' in out
+    assert '<span class="hl-s">&#39;a&#39;</span>' in out
+    assert '<span class="hl-p">&#34;k&#34;</span>' in highlight_code('{"k": 1}', "json")
+    assert '<span class="hl-v">$HOME</span>' in highlight_code("echo $HOME", "sh")
+    assert highlight_code("<x>", "cobol") == "&lt;x&gt;"
+    html = str(render_markdown("```js\nconst a = `<b>`; // c\n```"))
+    assert 'data-lang="js"' in html and "&lt;b&gt;" in html and "<b>" not in html
+
+
+def test_json_tree_and_compact_line():
+    tree = str(json_tree({"a": [1, "x\ny"], "b": None, "<k>": "<v>"}))
+    assert "<details" in tree and "&lt;k&gt;" in tree and "<k>" not in tree
+    assert BeautifulSoup(tree, "html.parser").select("pre.jt-long")[0].get_text() == "x\ny"
+    m = Member(
+        member=0,
+        messages=[
+            Message("system", "s"),
+            Message("assistant", "", tool_calls=[ToolCall("c1", "search", {})]),
+            Message("tool", "err", tool_call_id="c1", is_error=True, name="search"),
+            Message("assistant", "done"),
+        ],
+    )
+    assert compact_line(m) == "system → assistant[search] → tool(search)! → assistant"
+    assert compact_line(Member(member=1, completion="first line\nsecond")) == "first line"
+
+
+# ------------------------------------------------------------------ pages
+def test_pages_carry_both_renderings_and_viewer_data(syn):
+    s = soup(syn / "train_iteration_000001.html")
+    v = s.select_one("#rg-viewer")
+    assert v["data-key"] == "1" and v["data-page"] == "1"
+    assert v["data-pages"].split() == [
+        "train_iteration_000001.html",
+        "train_iteration_000001_p2.html",
+        "train_iteration_000001_p3.html",
+    ]
+    m = s.select_one("#g0-m0")
+    assert m["data-cid"] == "1:0:0"
+    assert m.select_one("pre.text.has-md").get_text() == MD_TEXT  # exact text, untouched
+    md = m.select_one("div.md")
+    assert md.select_one("strong").get_text() == "bold" and md.select_one("span.math")
+    assert not s.find("img")
+    assert all(
+        a["href"].startswith(("https:", "#", "train_", "index", "eval_")) or a["href"].endswith(".json")
+        for a in s.find_all("a", href=True)
+    )
+    dup = [x["data-member"] for x in s.select("#g1 .member[data-dup=true]")]
+    assert sorted(dup) == ["0", "1"]
+    assert s.select_one("#g1 .member")["data-skip"] == "zero_signal"
+    assert s.select_one("#g2-m2")["data-reward"] == ""
+    assert s.select_one("#g0 .others a")["href"] == "train_iteration_000002.html#prompt=p%3A0"
+    assert [o["value"] for o in s.select("#f-skip option")] == ["", "truncated", "zero_signal"]
+    head = s.find("head")
+    assert head.find("link", href="assets/viewer.css") and head.find("link", href="assets/vendor/katex.min.css")
+
+
+def test_csp_rules_hold_on_every_page(syn):
+    for page in syn.glob("*.html"):
+        s = soup(page)
+        assert not [t for t in s.find_all("script") if not t.get("src") and t.get("type") != "application/json"]
+        assert not [t for t in s.find_all(True) if t.has_attr("style")]
+        assert not any(a.startswith("on") for t in s.find_all(True) for a in t.attrs)
+        assert not s.find("img")
+
+
+def test_markdown_can_be_turned_off(tmp_path):
+    from reportgen.sources.observe import ObserveReader
+    from reportgen.storage import Storage
+    from reportgen.views.iteration import iteration_context
+
+    reader = ObserveReader(Storage(str(synthetic_run(tmp_path / "src"))))
+    run = reader.scan()
+    it = reader.load(run.iterations[0])
+    ctx = iteration_context(run, it, None, None, markdown=False)
+    assert ctx["markdown"] is False
+    assert all(mv.completion.md is None for gv in ctx["groups"] for mv in gv.members)
+    on = iteration_context(run, it, None, None)
+    assert on["groups"][0].members[0].completion.md is not None
+
+
+def test_final_answer_marked_and_tool_results_indexed():
+    out = Path(__file__).parent / "fixtures" / "observe" / "examples"
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        site = Path(d) / "s"
+        build(str(out), site)
+        s = soup(site / "train_iteration_000001.html")
+        finals = s.select(".member [data-final]")
+        assert len(finals) == len(s.select(".member"))
+        assert all(f["data-role"] == "assistant" for f in finals)
+        results = s.select(".result[data-index]")
+        assert results and all(r["data-role"] == "tool" for r in results)
+        assert "Tomorrow Paris will be sunny" in " ".join(f.get_text() for f in finals)
+        assert re.search(r"\d+:0:\d+", s.select_one(".member")["data-cid"])
+
+
+def test_tool_results_pair_with_the_nearest_preceding_call():
+    from reportgen.views.iteration import conversation_view
+
+    msgs = [
+        Message("assistant", "", tool_calls=[ToolCall("call_0", "search", {"q": "a"})]),
+        Message("tool", "first", tool_call_id="call_0"),
+        Message("assistant", "", tool_calls=[ToolCall("call_0", "read", {}), ToolCall("call_1", "list", {})]),
+        Message("tool", "second", tool_call_id="call_0"),
+        Message("tool", "parse error", tool_call_id="parse_error_1", is_error=True),
+        Message("assistant", "done"),
+    ]
+    views, _ = conversation_view(msgs, [])
+    first_call, second_call, third_call = views[0].calls[0], views[2].calls[0], views[2].calls[1]
+    assert first_call.result is views[1] and second_call.result is views[3]
+    assert third_call.result is None  # drawn with "no result"
+    assert views[4].standalone and views[4].unknown_call
+    assert views[5].final and not views[0].final
+    # tinker: tool messages without ids answer the latest turn's calls in order, by name
+    tk = [
+        Message("assistant", "", tool_calls=[ToolCall(None, "calc", "1+1"), ToolCall(None, "calc", "2+2")]),
+        Message("tool", "2", name="calc"),
+        Message("tool", "4", name="calc"),
+    ]
+    v2, _ = conversation_view(tk, [])
+    assert [c.result.text.text for c in v2[0].calls] == ["2", "4"]
+    assert not v2[1].unknown_call and not v2[1].standalone
+
+
+def test_tinker_pages_have_no_training_badges():
+    src = FIXTURES / "tinker" / "calc_agent_multiturn"
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        site = Path(d) / "s"
+        try:
+            build(str(src), site)
+        except Exception as e:  # the tinker reader is developed in parallel
+            pytest.skip(f"tinker fixture does not build: {e}")
+        s = soup(site / "train_iteration_000000.html")
+        chips = [c.get_text() for c in s.select(".member .chip")]
+        assert "unknown execution" not in chips and "trained" not in chips
+        assert {"correct", "incorrect"} & set(chips)
+        assert s.select_one("#f-badge") is not None and s.select_one("#f-trained") is None

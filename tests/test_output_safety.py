@@ -1,0 +1,271 @@
+"""The site folder: atomic swaps, refusals, interrupted builds, links never followed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reportgen.cli import main
+from reportgen.errors import OutputError
+from reportgen.site import MARKER, BuildOptions, SiteWriter, build, recover_stale
+
+from .hostile import hash_tree
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EXAMPLES = FIXTURES / "observe" / "examples"
+ROOT = Path(__file__).parent.parent
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.reportgen-"))
+
+
+def many_updates(directory: Path, n: int = 40) -> Path:
+    o = Obs().run()
+    for u in range(1, n + 1):
+        o.batch(o.prompt(f"p:{u}"), *(Obs.rollout(u, 0, m, prompt=f"p:{u}") for m in range(4)))
+        o.batch(Obs.update(u, reward__mean=0.5))
+    return o.write(directory)
+
+
+def dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+@pytest.fixture
+def site(tmp_path) -> Path:
+    out = tmp_path / "site"
+    build(str(EXAMPLES), out, BuildOptions(jobs=1))
+    return out
+
+
+def test_refuses_a_foreign_folder_unless_forced(tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work")
+    r = invoke("build", str(EXAMPLES), "-o", str(out))
+    assert r.exit_code == 1 and "not a reportgen site" in r.output and "--force" in r.output
+    assert (out / "thesis.tex").read_text() == "years of work"
+    # a marker that is a link does not make a site
+    (out / MARKER).symlink_to(tmp_path / "elsewhere")
+    assert invoke("build", str(EXAMPLES), "-o", str(out)).exit_code == 1
+    assert invoke("build", str(EXAMPLES), "-o", str(out), "--force").exit_code == 0
+    assert (out / "index.html").is_file() and not (out / "thesis.tex").exists()
+    assert leftovers(out) == []
+
+
+def test_refuses_links_files_and_the_input_itself(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    r = invoke("build", str(EXAMPLES), "-o", str(link))
+    assert r.exit_code == 1 and "symbolic link" in r.output
+    (tmp_path / "file").write_text("x")
+    assert invoke("build", str(EXAMPLES), "-o", str(tmp_path / "file")).exit_code == 2  # click: not a folder
+    with pytest.raises(OutputError):
+        build(str(EXAMPLES), tmp_path / "file")
+    assert (tmp_path / "file").read_text() == "x"
+    run = many_updates(tmp_path / "run", 2)
+    before = hash_tree(tmp_path / "run")
+    for out in (run, tmp_path):  # the input folder, or a folder holding it
+        r = invoke("build", str(run), "-o", str(out), "--force")
+        assert r.exit_code == 1 and "holds the input" in r.output, r.output
+    r = invoke("build", str(run / "observe.jsonl"), "-o", str(run), "--force")
+    assert r.exit_code == 1
+    assert hash_tree(tmp_path / "run") == before
+
+
+def test_failed_build_leaves_the_previous_site(site, tmp_path):
+    before = hash_tree(site)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "observe.jsonl").write_text('{"v":2,"type":"run","segment":0,"batch_id":0,"batch_index":0,"batch_len":1}\n')
+    r = invoke("build", str(bad), "-o", str(site))
+    assert r.exit_code == 1 and "observe.jsonl:1" in r.output
+    assert hash_tree(site) == before
+    assert leftovers(site) == []
+
+
+def test_error_while_rendering_leaves_the_previous_site(site, monkeypatch):
+    import reportgen.site as site_mod
+
+    before = hash_tree(site)
+    calls = []
+
+    def boom(self, name, data):
+        calls.append(name)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device", name)
+        return orig(self, name, data)
+
+    orig = site_mod.SiteWriter.write
+    monkeypatch.setattr(site_mod.SiteWriter, "write", boom)
+    r = invoke("build", str(EXAMPLES), "-o", str(site))
+    assert r.exit_code == 1 and "No space left" in r.output
+    assert hash_tree(site) == before and leftovers(site) == []
+
+
+SLOW_BUILD = """
+import sys, time
+import reportgen.site as s
+orig = s.SiteWriter.write
+def slow(self, name, data):
+    orig(self, name, data)
+    if name.endswith(".html"):
+        print("wrote", name, flush=True)
+        time.sleep(0.3)
+s.SiteWriter.write = slow
+s.build(sys.argv[1], s.Path(sys.argv[2]), s.BuildOptions(jobs=1))
+"""
+
+
+def _start_slow_build(src: Path, out: Path) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(SLOW_BUILD), str(src), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the first page is in the staging folder
+    assert line.startswith("wrote"), proc.stderr.read() if proc.stderr else line
+    return proc
+
+
+def test_sigkill_mid_build_keeps_the_old_site_and_the_next_build_cleans_up(site, tmp_path):
+    before = hash_tree(site)
+    src = many_updates(tmp_path / "run", 30)
+    proc = _start_slow_build(src, site)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    assert hash_tree(site) == before
+    assert leftovers(site) == [f".site.reportgen-tmp-{proc.pid}"]
+    # the next build removes the stale staging folder of the dead build
+    build(str(src), site, BuildOptions(jobs=1))
+    assert leftovers(site) == []
+    assert (site / "train_iteration_000030.html").is_file()
+
+
+def test_sigint_mid_build_cleans_up_and_keeps_the_old_site(site, tmp_path):
+    before = hash_tree(site)
+    src = many_updates(tmp_path / "run", 30)
+    proc = _start_slow_build(src, site)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(10)
+    assert proc.returncode != 0
+    assert hash_tree(site) == before
+    assert leftovers(site) == []
+
+
+def test_killed_between_the_two_renames(site, tmp_path):
+    """The previous site sat aside as .site.reportgen-old-PID when the build died: it comes back."""
+    before = hash_tree(site)
+    aside = site.parent / f".site.reportgen-old-{dead_pid()}"
+    os.replace(site, aside)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "observe.jsonl").write_text('{"v":2,"type":"run","segment":0,"batch_id":0,"batch_index":0,"batch_len":1}\n')
+    assert invoke("build", str(bad), "-o", str(site)).exit_code == 1
+    assert hash_tree(site) == before  # restored even though this build failed
+    assert leftovers(site) == []
+    os.replace(site, aside)
+    build(str(many_updates(tmp_path / "run", 2)), site, BuildOptions(jobs=1))
+    assert leftovers(site) == [] and (site / "train_iteration_000002.html").is_file()
+
+
+def test_live_builds_and_foreign_names_are_left_alone(site, tmp_path):
+    mine = site.parent / f".site.reportgen-tmp-{os.getppid()}"  # a live process: maybe a concurrent build
+    mine.mkdir()
+    other = site.parent / ".siteX.reportgen-tmp-1"
+    other.mkdir()
+    stale = site.parent / f".site.reportgen-tmp-{dead_pid()}"
+    stale.symlink_to(tmp_path / "not-followed")
+    (tmp_path / "not-followed").mkdir()
+    (tmp_path / "not-followed" / "keep").write_text("x")
+    removed = recover_stale(site)
+    assert removed == [stale]
+    assert mine.is_dir() and other.is_dir() and (tmp_path / "not-followed" / "keep").is_file()
+
+
+def test_links_in_the_old_site_are_never_followed(site, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret")
+    (outside / "reportgen.js").write_text("// not ours")
+    before_outside = hash_tree(outside)
+    # the previous site's assets folder and a page replaced by links out of the site
+    import shutil
+
+    shutil.rmtree(site / "assets")
+    (site / "assets").symlink_to(outside)
+    page = site / "train_iteration_000001.html"
+    page.unlink()
+    page.symlink_to(outside / "secret.txt")
+    # a tampered state file naming paths out of the site for reuse
+    state = site / ".reportgen-state"
+    if state.is_file():
+        text = state.read_text()
+        text = text.replace("train_iteration_000002.html", "../outside/secret.txt")
+        state.write_text(text)
+    build(str(EXAMPLES), site, BuildOptions(jobs=1))
+    assert hash_tree(outside) == before_outside
+    assert not (site / "assets").is_symlink() and (site / "assets" / "reportgen.js").read_text() != "// not ours"
+    assert not page.is_symlink() and "secret" not in page.read_text()
+    for p in site.rglob("*"):
+        assert not p.is_symlink(), p
+    assert sorted(tmp_path.iterdir()) == sorted([outside, site])
+
+
+def test_site_writer_refuses_paths_out_of_the_site(tmp_path):
+    w = SiteWriter(tmp_path / "s")
+    (tmp_path / "s").mkdir()
+    for bad in ("../x.html", "/etc/passwd", "a/../../x", "assets/../../y"):
+        with pytest.raises(OutputError):
+            w.write(bad, "x")
+    (tmp_path / "s" / "link").symlink_to(tmp_path)
+    with pytest.raises(OutputError):
+        w.write("link/evil.html", "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+
+
+def test_concurrent_build_of_the_same_site_never_mixes(tmp_path):
+    out = tmp_path / "site"
+    a = many_updates(tmp_path / "a", 3)
+    b = many_updates(tmp_path / "b", 5)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "reportgen", "build", str(src), "-o", str(out), "-q", "--jobs", "1"],
+            env=env,
+            stderr=subprocess.PIPE,
+        )
+        for src in (a, b, a)
+    ]
+    deadline = time.time() + 60
+    codes = [p.wait(max(1, deadline - time.time())) for p in procs]
+    assert 0 in codes
+    assert all(c in (0, 1) for c in codes)
+    pages = sorted(p.name for p in out.glob("train_iteration_*.html"))
+    assert pages in (
+        [f"train_iteration_{i:06d}.html" for i in range(1, 4)],
+        [f"train_iteration_{i:06d}.html" for i in range(1, 6)],
+    )
+    assert leftovers(out) == []

@@ -1,0 +1,425 @@
+"""Sweeps: a folder of runs (or several sources) built into one site, run.json, ``reportgen index``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from reportgen.cli import main
+from reportgen.model import Checkpoint, IterationRef, Run
+from reportgen.resources import demo_dir
+from reportgen.site import BuildOptions, build
+from reportgen.sweep import downsample, flatten_config, run_status, unique_names, varying_keys
+
+from .obs import Obs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RUNS = {
+    "observe_examples": FIXTURES / "observe" / "examples",
+    "arith_sync": FIXTURES / "tinker" / "arith_sync",
+    "calc_agent_multiturn": FIXTURES / "tinker" / "calc_agent_multiturn",
+    "grpo": demo_dir() / "grpo",
+    "agent": demo_dir() / "agent",
+}
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def title_of(path: Path) -> str:
+    """The page's <title>, unescaped (without parsing the whole page)."""
+    import html
+    import re
+
+    m = re.search(r"<title>(.*?)</title>", path.read_text(encoding="utf-8"), re.S)
+    assert m, path
+    return html.unescape(m.group(1))
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory) -> Path:
+    """A mixed folder of runs: observe exports and tinker log_paths, plus things that are not runs."""
+    root = tmp_path_factory.mktemp("sweep") / "runs"
+    for name, src in RUNS.items():
+        shutil.copytree(src, root / name)
+    # an observe run in the runs/<name>/observe/observe.jsonl layout
+    shutil.copytree(FIXTURES / "observe" / "examples", root / "nested" / "observe")
+    (root / "notes").mkdir()
+    (root / "notes" / "README.txt").write_text("not a run")
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", root / ".hidden")
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", root / "_scratch")
+    return root
+
+
+@pytest.fixture(scope="module")
+def sweep(runs_dir, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("out") / "site"
+    r = invoke("build", str(runs_dir), "-o", str(out), "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert "a sweep of 6 runs" in r.output.strip().splitlines()[-1]
+    assert "not runs, left out: notes" in r.output
+    return out
+
+
+NAMES = sorted([*RUNS, "nested"], key=str.lower)
+
+
+def test_sweep_writes_a_site_per_run_and_an_index(sweep):
+    assert (sweep / "index.html").is_file() and (sweep / "sweep_data.js").is_file()
+    assert (sweep / "assets" / "sweep.js").is_file() and (sweep / "assets" / "vendor" / "vega.min.js").is_file()
+    assert (sweep / ".nojekyll").is_file()
+    assert json.loads((sweep / ".reportgen-site").read_text())["format"] == "sweep"
+    for name in NAMES:
+        assert (sweep / name / "index.html").is_file(), name
+        assert (sweep / name / "run.json").is_file(), name
+        assert (sweep / name / "assets" / "reportgen.css").is_file(), name
+    assert not (sweep / "notes").exists() and not (sweep / ".hidden").exists() and not (sweep / "_scratch").exists()
+    assert (sweep / "arith_sync" / "train_iteration_000000.html").is_file()
+    assert (sweep / "arith_sync" / "eval_test_iteration_000000.html").is_file()
+
+
+def test_index_lists_every_run_with_its_columns(sweep):
+    page = soup(sweep / "index.html")
+    rows = page.select("#sw-table tbody tr")
+    assert [r["data-run"] for r in rows] == NAMES
+    heads = [th.get_text(strip=True) for th in page.select("#sw-table thead th")]
+    for h in ("run", "status", "format", "algorithm / loss", "model", "iterations", "final reward", "best reward"):
+        assert h in heads
+    assert "last eval" in heads
+    by_name = {r["data-run"]: r for r in rows}
+    grpo = by_name["grpo"]
+    assert grpo.select_one("a")["href"] == "grpo/index.html"
+    assert grpo["data-status"] == "finished" and grpo["data-format"] == "observe"
+    cells = [td.get_text(" ", strip=True) for td in grpo.find_all("td")]
+    assert "grpo" in cells and "30" in cells and "0.9375" in cells
+    arith = by_name["arith_sync"]
+    eval_link = [a["href"] for a in arith.select("a") if "eval_" in a["href"]]
+    assert eval_link == ["arith_sync/eval_test_iteration_000005.html"]
+    assert (sweep / eval_link[0]).is_file()
+    assert by_name["observe_examples"]["data-status"] == "live"
+    # config keys that differ between runs of the same format are columns
+    assert "learning_rate" in heads and "group_size" in heads
+    lr = heads.index("learning_rate")
+    assert arith.find_all("td")[lr].get_text(strip=True) == "4e-05"
+    assert by_name["calc_agent_multiturn"].find_all("td")[lr].get_text(strip=True) == "2e-05"
+    assert by_name["grpo"].find_all("td")[lr].get_text(strip=True) == "–"  # another format
+    assert "log_path" not in heads  # names the run, is not a hyper-parameter
+
+
+def test_index_is_csp_clean_and_titled(sweep):
+    text = (sweep / "index.html").read_text()
+    page = BeautifulSoup(text, "html.parser")
+    assert page.title.get_text() == "runs · sweep of 6 runs"
+    assert all(s.get("src") for s in page.find_all("script")), "no inline script"
+    assert not page.select("[style]") and "<style" not in text
+    srcs = [s["src"] for s in page.find_all("script")]
+    assert srcs.index("sweep_data.js") < srcs.index("assets/sweep.js")
+    assert srcs.index("assets/vendor/vega.min.js") < srcs.index("assets/vendor/vega-interpreter.min.js")
+    for src in srcs:
+        assert (sweep / src).is_file()
+    assert page.select_one('link[href="assets/sweep.css"]')
+
+
+def test_every_page_title_names_the_run_and_the_page(sweep):
+    for name in NAMES:
+        for p in (sweep / name).glob("*.html"):
+            title = title_of(p)
+            assert title.endswith(f" · {name}") or title.startswith(f"{name} · "), (p, title)
+            assert title.strip() != name
+
+
+def test_run_pages_link_up_to_the_sweep(sweep):
+    for p in (sweep / "grpo").glob("*.html"):
+        assert '<a class="brand" href="../index.html">runs</a>' in p.read_text(encoding="utf-8"), p
+
+
+def test_curves_hold_every_run(sweep):
+    js = (sweep / "sweep_data.js").read_text()
+    data = json.loads(js[js.index("=") + 1 : js.rindex(";")])
+    names = [r["name"] for r in data["runs"]]
+    assert names == NAMES
+    charts = {c["id"]: c for c in data["charts"]}
+    assert {"reward", "kl", "entropy", "length", "correct", "eval"} <= set(charts)
+    assert sorted(names[s["run"]] for s in charts["reward"]["series"]) == NAMES
+    grpo = next(s for s in charts["reward"]["series"] if names[s["run"]] == "grpo")
+    assert grpo["x"] == list(range(1, 31)) and grpo["metric"] == "reward/mean"
+    assert data["runs"][names.index("grpo")]["train"] == list(range(2, 31, 2))
+    assert charts["eval"]["series"][0]["label"] == "test"
+
+
+def test_run_json(sweep):
+    arith = json.loads((sweep / "arith_sync" / "run.json").read_text())
+    assert arith["schema"] == "reportgen-run/1"
+    assert arith["format"] == "tinker" and arith["algorithm"] == "importance_sampling"
+    assert arith["model"] == "Qwen/Qwen3-8B" and arith["iterations"] == 6
+    assert arith["status"] == "finished" and "final checkpoint" in arith["status_reason"]
+    assert arith["reward"]["metric"] == "env/all/reward/total"
+    assert arith["reward"]["final_step"] == 4 and arith["reward"]["best"] >= arith["reward"]["final"]
+    assert arith["eval"]["label"] == "test" and arith["eval"]["step"] == 5
+    assert arith["config"]["learning_rate"] == 4e-05 and arith["config"]["dataset_builder.batch_size"] == 6
+    assert "evaluator_builders" not in arith["config"]  # a list of objects
+    assert arith["pages"]["train"] == [0, 1, 2]
+    assert arith["pages"]["eval"]["test"] == [0, 2, 5]
+    for series in arith["series"].values():
+        assert len(series["x"]) == len(series["y"]) == series["n"] <= 2000
+    grpo = json.loads((sweep / "grpo" / "run.json").read_text())
+    assert grpo["config"] == {
+        "epochs": 1,
+        "group_size": 4,
+        "max_new_tokens": 256,
+        "prompts_per_update": 4,
+        "updates": 30,
+    }
+    assert grpo["status"] == "finished" and grpo["eval"] is None
+
+
+def test_single_run_site_has_run_json(tmp_path):
+    build(str(RUNS["grpo"]), tmp_path / "s")
+    assert json.loads((tmp_path / "s" / "run.json").read_text())["title"] == "grpo"
+
+
+def test_jobs_output_identical_to_serial(runs_dir, sweep, tmp_path):
+    r = invoke("build", str(runs_dir), "-o", str(tmp_path / "par"), "--jobs", "3", "-q")
+    assert r.exit_code == 0, r.output
+    serial, parallel = files(sweep), files(tmp_path / "par")
+    assert serial.keys() == parallel.keys()
+    differ = [k for k in serial if serial[k] != parallel[k]]
+    assert differ == []
+
+
+def test_index_regenerates_the_same_index(sweep, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(sweep, copy)
+    (copy / "index.html").unlink()
+    (copy / "sweep_data.js").unlink()
+    r = invoke("index", str(copy))
+    assert r.exit_code == 0, r.output
+    assert "an index of 6 runs" in r.output
+    assert files(copy) == files(sweep)
+    r = invoke("index", str(copy), "--title", "lr sweep")
+    assert r.exit_code == 0, r.output
+    assert soup(copy / "index.html").title.get_text() == "lr sweep · sweep of 6 runs"
+    assert json.loads((copy / ".reportgen-site").read_text())["title"] == "lr sweep"
+    invoke("index", str(copy))  # the title recorded is kept
+    assert soup(copy / "index.html").title.get_text() == "lr sweep · sweep of 6 runs"
+
+
+def test_index_assembles_sites_built_separately(tmp_path):
+    site = tmp_path / "site"
+    for name in ("arith_sync", "agent"):
+        assert invoke("build", str(RUNS[name]), "-o", str(site / name), "-q").exit_code == 0
+        (site / name / ".reportgen-site").unlink()  # as after upload-artifact without hidden files
+    r = invoke("index", str(site))
+    assert r.exit_code == 0, r.output
+    rows = soup(site / "index.html").select("#sw-table tbody tr")
+    assert [r["data-run"] for r in rows] == ["agent", "arith_sync"]
+    assert soup(site / "index.html").title.get_text() == "site · sweep of 2 runs"
+    assert (site / "assets" / "sweep.js").is_file()
+
+
+def test_index_refuses_a_single_run_site_and_an_empty_folder(tmp_path):
+    build(str(RUNS["agent"]), tmp_path / "one")
+    r = invoke("index", str(tmp_path / "one"))
+    assert r.exit_code == 1 and "single run" in r.output
+    (tmp_path / "empty").mkdir()
+    r = invoke("index", str(tmp_path / "empty"))
+    assert r.exit_code == 1 and "run.json" in r.output
+
+
+def test_several_sources_make_a_sweep_with_unique_names(tmp_path):
+    for parent in ("a", "b"):
+        shutil.copytree(RUNS["agent"], tmp_path / parent / "run")
+    shutil.copytree(RUNS["observe_examples"], tmp_path / "assets")
+    out = tmp_path / "site"
+    r = invoke(
+        "build",
+        str(tmp_path / "a" / "run"),
+        str(tmp_path / "b" / "run" / "observe.jsonl"),
+        str(tmp_path / "assets"),
+        "-o",
+        str(out),
+        "--title",
+        "three",
+        "-q",
+    )
+    assert r.exit_code == 0, r.output
+    rows = soup(out / "index.html").select("#sw-table tbody tr")
+    assert sorted(r["data-run"] for r in rows) == ["assets_run", "run", "run-2"]
+    assert (out / "assets" / "sweep.js").is_file() and (out / "assets_run" / "index.html").is_file()
+    assert soup(out / "run-2" / "index.html").title.get_text() == "run-2 · run summary"
+
+
+def test_a_broken_run_is_left_out_with_a_warning(tmp_path):
+    runs = tmp_path / "runs"
+    shutil.copytree(RUNS["agent"], runs / "good")
+    (runs / "bad").mkdir()
+    (runs / "bad" / "observe.jsonl").write_text(
+        '{"v":3,"type":"run","segment":0,"batch_id":0,"batch_index":0,"batch_len":1}\n'
+    )
+    r = invoke("build", str(runs), "-o", str(tmp_path / "site"))
+    assert r.exit_code == 0, r.output
+    assert "run bad left out of the sweep" in r.output and "observe.jsonl:1:" in r.output
+    assert [r["data-run"] for r in soup(tmp_path / "site" / "index.html").select("#sw-table tbody tr")] == ["good"]
+    shutil.rmtree(runs / "good")
+    r = invoke("build", str(runs), "-o", str(tmp_path / "site2"))
+    assert r.exit_code == 1 and "no run of the sweep could be built" in r.output
+
+
+def test_a_folder_without_runs_is_still_an_error(tmp_path):
+    (tmp_path / "runs" / "notes").mkdir(parents=True)
+    r = invoke("build", str(tmp_path / "runs"), "-o", str(tmp_path / "site"))
+    assert r.exit_code == 1 and "looked for observe.jsonl" in r.output
+
+
+def test_a_sweep_does_not_read_its_own_output(runs_dir, tmp_path):
+    runs = tmp_path / "runs"
+    shutil.copytree(RUNS["agent"], runs / "agent")
+    for _ in range(2):
+        r = invoke("build", str(runs), "-o", str(runs / "site"), "-q")
+        assert r.exit_code == 0, r.output
+    assert [r["data-run"] for r in soup(runs / "site" / "index.html").select("#sw-table tbody tr")] == ["agent"]
+
+
+def test_single_run_title_option(tmp_path):
+    r = invoke("build", str(RUNS["arith_sync"]), "-o", str(tmp_path / "s"), "--title", "Arith <42>", "-q")
+    assert r.exit_code == 0, r.output
+    for p in (tmp_path / "s").glob("*.html"):
+        title = title_of(p)
+        assert "Arith <42>" in title and title != "Arith <42>", p
+
+
+def test_demo_is_a_sweep(tmp_path):
+    r = invoke("demo", "-o", str(tmp_path / "d"))
+    assert r.exit_code == 0, r.output
+    rows = soup(tmp_path / "d" / "index.html").select("#sw-table tbody tr")
+    assert [r["data-run"] for r in rows] == ["agent", "grpo"]
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "mine.txt").write_text("keep")
+    assert invoke("demo", "-o", str(tmp_path / "e")).exit_code == 1  # never replaces a folder it did not write
+    assert (tmp_path / "e" / "mine.txt").read_text() == "keep"
+
+
+# ---------------------------------------------------------------- units
+
+
+def _tinker(**kw) -> Run:
+    run = Run(format="tinker", source="x", title="x")
+    run.metrics.row_for(0)
+    run.metrics.row_for(1)
+    for k, v in kw.items():
+        setattr(run, k, v)
+    return run
+
+
+def test_status_tinker():
+    final = Checkpoint("final", 2, None, None, False, True, {})
+    assert run_status(_tinker(checkpoints=[final]))[0] == "finished"
+    crashed = IterationRef("train", 2, status="crashed")
+    assert run_status(_tinker(iterations=[IterationRef("train", 1), crashed]))[0] == "crashed"
+    early = IterationRef("train", 0, status="crashed")
+    assert run_status(_tinker(iterations=[early, IterationRef("train", 1)]))[0] == "live"  # resumed after it
+    live = IterationRef("train", 2, status="incomplete")
+    assert run_status(_tinker(iterations=[IterationRef("train", 1), live]))[0] == "live"
+
+
+def test_status_observe(tmp_path):
+    from reportgen.sources.detect import open_source
+
+    def status(obs: Obs) -> str:
+        d = tmp_path / f"r{len(list(tmp_path.iterdir()))}"
+        obs.write(d)
+        return run_status(open_source(str(d)).scan())[0]
+
+    done = Obs().run(updates=2)
+    done.batch(done.rollout(1, 0, 0)).batch(done.update(1)).batch(done.rollout(2, 0, 0)).batch(done.update(2))
+    assert status(done) == "finished"
+    going = Obs().run(updates=5)
+    going.batch(going.rollout(1, 0, 0)).batch(going.update(1))
+    assert status(going) == "live"
+    broken = Obs().run(updates=5)
+    broken.batch(broken.rollout(1, 0, 0)).batch(broken.update(1)).batch(broken.rollout(2, 0, 0))
+    assert status(broken) == "crashed"
+    assert status(Obs().run(updates=5)) == "live"
+
+
+def test_downsample_keeps_ends_and_extremes():
+    xs = list(range(10_000))
+    ys = [float(x % 97) for x in xs]
+    ys[5000] = 1e6
+    ys[7000] = -1e6
+    dx, dy = downsample(xs, ys, 2000)
+    assert len(dx) <= 2000 and dx[0] == 0 and dx[-1] == 9999 and dx == sorted(dx)
+    assert 1e6 in dy and -1e6 in dy
+    assert downsample([1, 2], [1.0, 2.0], 2000) == ([1, 2], [1.0, 2.0])
+
+
+def test_flatten_config_and_varying_keys():
+    cfg = {"lr": 1e-5, "ds": {"bs": 4, "name": "x"}, "evals": [{"a": 1}], "tags": ["a", "b"], "nan": float("nan")}
+    flat = flatten_config(cfg)
+    assert flat == {"lr": 1e-5, "ds.bs": 4, "ds.name": "x", "tags": '["a","b"]', "nan": None}
+    summaries = [
+        ("a", {"format": "tinker", "config": {"lr": 1, "log_path": "/a", "same": 1}}),
+        ("b", {"format": "tinker", "config": {"lr": 2, "log_path": "/b", "same": 1, "extra": True}}),
+        ("c", {"format": "observe", "config": {"updates": 3}}),
+    ]
+    assert varying_keys(summaries) == [("tinker", "lr"), ("tinker", "extra")]
+
+
+def test_unique_names():
+    assert unique_names(["r/x", "s/x", "s/X", "t/assets", "u/42/observe", "v/43/observe/observe.jsonl"]) == [
+        "x",
+        "x-2",
+        "X-3",
+        "assets_run",
+        "42",
+        "43",
+    ]
+
+
+def test_build_options_up_link(tmp_path):
+    build(str(RUNS["agent"]), tmp_path / "s", BuildOptions(up=("../index.html", "my sweep")))
+    a = soup(tmp_path / "s" / "train_iteration_000001.html").select_one("header nav a")
+    assert a["href"] == "../index.html" and a.get_text() == "my sweep"
+
+
+def test_names_that_files_cannot_carry_keep_their_titles(tmp_path):
+    runs = tmp_path / "runs"
+    shutil.copytree(RUNS["agent"], runs / "run 1")
+    shutil.copytree(RUNS["observe_examples"], runs / "実験")
+    out = tmp_path / "site"
+    assert invoke("build", str(runs), "-o", str(out), "-q").exit_code == 0
+    rows = {r["data-run"]: r for r in soup(out / "index.html").select("#sw-table tbody tr")}
+    assert sorted(rows) == ["run_1", "unnamed"]
+    assert title_of(out / "unnamed" / "index.html") == "実験 · run summary"
+    assert "実験" in rows["unnamed"].get_text()
+    # a folder assembled by hand may have any name: links quote it
+    shutil.move(str(out / "run_1"), str(out / "my run#1"))
+    assert invoke("index", str(out)).exit_code == 0
+    link = soup(out / "index.html").select_one("tr[data-run='my run#1'] a")["href"]
+    assert link == "my%20run%231/index.html"
+
+
+def test_config_values_are_shown_exactly():
+    from reportgen.sweep import sweep_context
+
+    summaries = [
+        (f"r{i}", {"format": "tinker", "config": {"lr": lr, "flag": i == 0, "opt": None if i else "adam"}})
+        for i, lr in enumerate((1e-4, 1.1e-4, 3e-5))
+    ]
+    ctx, _data = sweep_context(summaries, "t")
+    cells = [[c["text"] for c in r["config"]] for r in ctx["runs"]]
+    assert cells == [["0.0001", "true", "adam"], ["0.00011", "false", "null"], ["3e-05", "false", "null"]]
