@@ -185,6 +185,28 @@
     var p = (extra || []).concat(stateParams(FILTER_KEYS.concat(VIEW_KEYS)));
     return p.length ? "#" + p.join("&") : "";
   }
+  function laterPromptLinks() {
+    // "same prompt in" lists earlier updates in the HTML; later ones come from prompts.js,
+    // so that a page does not change when the run samples its prompt again
+    var idx = window.RG_PROMPTS, v = document.getElementById("rg-viewer");
+    if (!idx || !v) return;
+    var here = parseInt(v.getAttribute("data-number"), 10);
+    $all(".group[data-prompt]").forEach(function (g) {
+      var key = g.getAttribute("data-prompt"), list = key && idx[key];
+      var p = g.querySelector("p.others"), span = p && p.querySelector(".olist");
+      if (!list || !span) return;
+      list.forEach(function (n) {
+        if (n <= here) return;
+        if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
+        var a = document.createElement("a");
+        a.className = "xlink";
+        a.textContent = String(n);
+        a.setAttribute("href", "train_iteration_" + ("00000" + n).slice(-6) + ".html#prompt=" + encodeURIComponent(key));
+        span.appendChild(a);
+      });
+      if (span.childNodes.length) p.hidden = false;
+    });
+  }
   function carry() {
     $all("#nav-prev, #nav-next, .subpages a, a.xlink").forEach(function (a) {
       if (!a.dataset.base) a.dataset.base = a.getAttribute("href");
@@ -1073,5 +1095,6 @@
   // ------------------------------------------------------------------ start
   stickyOffsets();
   renderTray();
+  laterPromptLinks();
   readHash(true);
 })();

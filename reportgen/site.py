@@ -33,7 +33,7 @@ from .sources.detect import open_source
 from .views.index import index_context
 from .views.iteration import iteration_context
 from .views.logtree_export import logtree_bytes
-from .views.text import fmt, line_count, pretty_json, safe_name
+from .views.text import fmt, line_count, pretty_json, safe_name, script_json
 
 MARKER = ".reportgen-site"
 CSP = (
@@ -353,8 +353,8 @@ def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_
             return None
     others = {}
     if job.run.prompt_index:
-        # the "same prompt in" links change when later updates sample the prompt again
-        others = {k: v for k, v in job.run.prompt_index.items() if ref.number in v}
+        # a page links the earlier updates that sampled its prompts (later ones: prompts.js)
+        others = {k: [n for n in v if n < ref.number] for k, v in job.run.prompt_index.items() if ref.number in v}
     parts = (
         base(ref),
         ref.status,
@@ -516,6 +516,9 @@ def render_run(
             next_ref = seq[i + 1] if i + 1 < len(seq) else None
             record(si, i, _render_iteration(job, env, seq[i], prev_ref, next_ref))
     gc.set_threshold(*thresholds)
+    if run.prompt_index:
+        ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
+        writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
     ctx = index_context(run, site_title)
     ctx.update(common)
     ctx["is_index"] = True

@@ -515,7 +515,7 @@ class ObserveReader:
             if u.status is None:
                 ref.notes.append("incomplete update, or incomplete export")
             run.iterations.append(ref)
-            for pk in u.prompt_keys:
+            for pk in sorted(u.prompt_keys):
                 run.prompt_index.setdefault(pk, []).append(n)
         run.dropped_batches = int(sum(dropped_by_seg.values()))
         if run.dropped_batches:

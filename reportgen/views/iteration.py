@@ -503,7 +503,7 @@ def iteration_context(
                 gv.others = [
                     (n, f"{page_name('train', '', n)}#prompt={quote(pkey, safe='')}")
                     for n in run.prompt_index.get(pkey, [])
-                    if n != ref.number
+                    if n < ref.number  # later ones come from prompts.js: old pages stay unchanged
                 ]
     else:
         for gv in groups:

@@ -1,0 +1,62 @@
+"""Incremental rebuilds and parallel rendering give the same site as a fresh serial build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportgen.resources import demo_dir
+from reportgen.site import STATE, BuildOptions, build
+
+from .test_live import _split_demo
+
+
+def snapshot(site: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(site)): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file() and p.name != STATE
+    }
+
+
+def test_append_then_rebuild_equals_full_build(tmp_path):
+    src, rest = _split_demo(tmp_path)
+    inc = tmp_path / "inc"
+    first = build(str(src), inc, BuildOptions(jobs=1))
+    assert first.reused == 0
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    second = build(str(src), inc, BuildOptions(jobs=1))
+    assert second.reused > 0, "unchanged updates must be reused"
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(inc) == snapshot(full)
+
+
+def test_shrunk_file_is_read_again(tmp_path):
+    src, rest = _split_demo(tmp_path)
+    whole = (src / "observe.jsonl").read_bytes() + rest
+    (src / "observe.jsonl").write_bytes(whole)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    # a resume cut the tail: the file is shorter than what was read
+    (src / "observe.jsonl").write_bytes(whole[: len(whole) // 3].rsplit(b"\n", 1)[0] + b"\n")
+    build(str(src), site, BuildOptions(jobs=1))
+    fresh = tmp_path / "fresh"
+    build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)
+
+
+def test_new_option_forces_full_build(tmp_path):
+    src = demo_dir() / "grpo"
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
+    assert build(str(src), site, BuildOptions(jobs=1, groups_per_page=2)).reused == 0
+
+
+def test_parallel_output_identical_to_serial(tmp_path):
+    src = demo_dir() / "agent"
+    a, b = tmp_path / "serial", tmp_path / "parallel"
+    build(str(src), a, BuildOptions(jobs=1, incremental=False))
+    build(str(src), b, BuildOptions(jobs=2, incremental=False))
+    assert snapshot(a) == snapshot(b)
