@@ -70,6 +70,7 @@ def run_build(
     quiet: bool,
     groups_per_page: int = 50,
     jobs: int = 0,
+    markdown: str = "auto",
 ) -> None:
     """Build one site and report, mapping errors to exit codes."""
     from .site import BuildOptions, build, default_jobs
@@ -85,6 +86,7 @@ def run_build(
                 force=force,
                 groups_per_page=groups_per_page,
                 jobs=jobs or default_jobs(),
+                markdown=markdown,
             ),
             progress,
         )
@@ -144,6 +146,14 @@ def main() -> None:
     help="Worker processes rendering pages, or building the runs of a sweep (0: one per core, at most 4). "
     "The output does not depend on it.",
 )
+@click.option(
+    "--markdown",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Add the rendered-markdown view of every text (auto: unless the export is over 64 MiB).",
+)
+@click.option("--watch", is_flag=True, help="Keep the site current while the run grows (Ctrl-C stops).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 def build(
     sources: tuple[str, ...],
@@ -153,6 +163,8 @@ def build(
     force: bool,
     groups_per_page: int,
     jobs: int,
+    markdown: str,
+    watch: bool,
     quiet: bool,
 ) -> None:
     """Build the site of the run at SOURCE into OUT, or one site for a sweep of runs.
@@ -175,10 +187,30 @@ def build(
 
     with _exit_codes():
         plan = plan_sweep(list(sources), Path(out))
+    if watch:
+        if plan is not None:
+            _fail("--watch follows one run; serve or build each run of a sweep on its own")
+        from .live import watch as watch_run
+        from .site import BuildOptions, default_jobs
+
+        options = BuildOptions(
+            fmt=fmt,
+            title=title,
+            force=force,
+            groups_per_page=groups_per_page,
+            jobs=jobs or default_jobs(),
+            markdown=markdown,
+        )
+        click.echo(f"watching {sources[0]} (Ctrl-C stops)")
+        try:
+            watch_run(sources[0], Path(out), options, report=lambda m: click.echo(m, err=m.startswith("reportgen:")))
+        except KeyboardInterrupt:
+            click.echo("stopped")
+        return
     if plan is None:
-        run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs)
+        run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
     else:
-        run_sweep(plan, out, fmt, title, force, quiet, groups_per_page, jobs)
+        run_sweep(plan, out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
 
 
 @contextlib.contextmanager
@@ -208,6 +240,7 @@ def run_sweep(
     quiet: bool,
     groups_per_page: int = 50,
     jobs: int = 0,
+    markdown: str = "auto",
 ) -> None:
     """Build a sweep (a site per run and the index comparing them) and report."""
     from .site import BuildOptions, default_jobs
@@ -222,7 +255,9 @@ def run_sweep(
         result = build_sweep(
             plan,
             Path(out),
-            BuildOptions(fmt=fmt, title=title, force=force, groups_per_page=groups_per_page, jobs=jobs),
+            BuildOptions(
+                fmt=fmt, title=title, force=force, groups_per_page=groups_per_page, jobs=jobs, markdown=markdown
+            ),
             jobs=jobs,
             on_run=on_run,
         )
