@@ -428,11 +428,12 @@
       e.setAttribute("data-tex", tex);
       try {
         window.katex.render(tex, e, {
-          displayMode: e.classList.contains("display"), throwOnError: false, strict: "ignore",
+          displayMode: e.classList.contains("display"), throwOnError: true, strict: "ignore",
           trust: false, maxExpand: 500, maxSize: 20
         });
       } catch (err) {
-        e.textContent = tex; // KaTeX refused it: the TeX stays readable
+        e.textContent = tex; // KaTeX refused it: the TeX stays readable (no inline error colour, which the CSP refuses)
+        e.classList.add("math-error");
       }
     });
   }

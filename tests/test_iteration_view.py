@@ -169,7 +169,12 @@ def test_pages_carry_both_renderings_and_viewer_data(syn):
     assert sorted(dup) == ["0", "1"]
     assert s.select_one("#g1 .member")["data-skip"] == "zero_signal"
     assert s.select_one("#g2-m2")["data-reward"] == ""
-    assert s.select_one("#g0 .others a")["href"] == "train_iteration_000002.html#prompt=p%3A0"
+    # later updates sampling the same prompt are linked from prompts.js (old pages stay unchanged)
+    assert s.select_one("#g0 .others .olist") is not None
+    assert s.select_one("#g0")["data-prompt"] == "p:0"
+    assert s.find("script", src="prompts.js") is not None
+    prompts = (syn / "prompts.js").read_text()
+    assert '"p:0":[1,2' in prompts
     assert [o["value"] for o in s.select("#f-skip option")] == ["", "truncated", "zero_signal"]
     head = s.find("head")
     assert head.find("link", href="assets/viewer.css") and head.find("link", href="assets/vendor/katex.min.css")
