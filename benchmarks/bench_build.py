@@ -85,7 +85,16 @@ def main() -> None:
         src = a.work / f"observe-{a.mib:g}MiB"
         if not (src / "observe.jsonl").exists():
             subprocess.run(
-                [sys.executable, str(HERE / "gen.py"), "--mib", str(a.mib), "--out", str(src), "--hold-back", str(a.hold_back)],
+                [
+                    sys.executable,
+                    str(HERE / "gen.py"),
+                    "--mib",
+                    str(a.mib),
+                    "--out",
+                    str(src),
+                    "--hold-back",
+                    str(a.hold_back),
+                ],
                 check=True,
             )
     else:

@@ -9,14 +9,21 @@ full-precision float, the worst case for the data file), builds the site, and
 opens ``index.html`` from ``file://`` in Debian's Chromium (``/usr/bin/chromium``,
 through Playwright).  It prints the build time, the file sizes and, over the loads:
 
-* ``charts.js start``: the page parsed and the vendored libraries and data evaluated;
+* ``charts start``: the vendored libraries and the data evaluated, the charts section parsed
+  (the chart scripts are in the head; the table below is still being parsed);
 * ``first screen``: the charts in the first viewport drawn;
-* ``all charts``: every fixed chart drawn (``data-rg-charts="drawn"``);
-* ``explorer``: a metric kept in a chunk file picked and charted;
-* ``table layout``: the 10,000-row table scrolled to and laid out.
+* ``all charts``: every fixed chart drawn (``data-rg-charts="drawn"``): the figure to watch;
+* ``DOMContentLoaded``: the whole page, its 10,000-row table included, parsed;
+* ``table shown``: the table laid out (after the charts, in idle time);
+* ``explorer``: a metric kept in a chunk file picked and charted (from the click);
+* ``table scroll``: scrolling to the table and laying out what is on screen.
 
 Times are milliseconds from navigation start (``performance.now()`` in the page).
-The machine's load average is printed too: other processes inflate every figure.
+The machine's load average is printed too: other processes inflate every wall-clock
+figure.  ``main-thread CPU`` (from /proc, polled every 5 ms, so slightly high) is the CPU
+time of the renderer's main thread from navigation to all charts drawn: parsing, scripts,
+layout and painting happen there, so it is about what the wall-clock time would be on an
+idle machine.
 """
 
 from __future__ import annotations
@@ -117,6 +124,29 @@ def generate(out: Path, updates: int, metrics: int, every: int, seed: int = 1) -
     (out / "observe.jsonl").write_text(buf.getvalue(), encoding="utf-8")
 
 
+def _renderer_cpu() -> dict[int, float]:
+    """CPU seconds used so far by the main thread of each Chromium renderer (Linux /proc)."""
+    out: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            if b"--type=renderer" not in (entry / "cmdline").read_bytes():
+                continue
+            # the main thread's task id is the process id; helper threads run in parallel
+            fields = (entry / "task" / entry.name / "stat").read_text().rsplit(")", 1)[1].split()
+            out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _cpu_since(before: dict[int, float]) -> float:
+    after = _renderer_cpu()
+    return sum(v - before.get(pid, 0.0) for pid, v in after.items())
+
+
 def _wait(page: Any, expr: str, timeout: float = 60.0) -> Any:
     # page.wait_for_function evaluates with eval(), which the pages' CSP forbids
     end = time.time() + timeout
@@ -132,7 +162,8 @@ def measure(site: Path, loads: int, chunked_metric: str | None) -> dict[str, lis
     """Open the index ``loads`` times in fresh contexts; returns figures per load."""
     from playwright.sync_api import sync_playwright
 
-    out: dict[str, list[float]] = {k: [] for k in ("start", "first", "drawn", "dcl", "explorer", "table")}
+    keys = ("start", "first", "drawn", "cpu", "dcl", "shown", "explorer", "table")
+    out: dict[str, list[float]] = {k: [] for k in keys}
     problems: list[str] = []
     url = (site / "index.html").resolve().as_uri()
     root = site.resolve().as_uri()
@@ -144,13 +175,18 @@ def measure(site: Path, loads: int, chunked_metric: str | None) -> dict[str, lis
             page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: problems.append(str(e)))
             page.on("request", lambda r: problems.append("request " + r.url) if not r.url.startswith(root) else None)
+            page.goto("about:blank")
+            cpu0 = _renderer_cpu()
             page.goto(url, wait_until="commit")
             _wait(page, "document.documentElement.getAttribute('data-rg-charts') === 'drawn'")
+            out["cpu"].append(1000 * _cpu_since(cpu0))
+            _wait(page, "RG_CHARTS.tableAt > 0 && document.readyState === 'complete'")
             r = page.evaluate(
                 "() => ({start: RG_CHARTS.startAt, first: RG_CHARTS.firstAt, drawn: RG_CHARTS.drawnAt,"
+                " shown: RG_CHARTS.tableAt,"
                 " dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd})"
             )
-            for k in ("start", "first", "drawn", "dcl"):
+            for k in ("start", "first", "drawn", "dcl", "shown"):
                 out[k].append(r[k])
             if chunked_metric:
                 page.evaluate(
@@ -190,15 +226,18 @@ def main() -> None:
     ap.add_argument("--metrics", type=int, default=200)
     ap.add_argument("--every", type=int, default=100, help="texts every N updates")
     ap.add_argument("--loads", type=int, default=5)
-    ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
+    ap.add_argument("--keep", type=Path, help="work in this folder and keep it (an export there is reused)")
     args = ap.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="rg-bench-"))
     try:
         src, site = work / "run", work / "site"
         t0 = time.perf_counter()
-        generate(src, args.updates, args.metrics, args.every)
+        if args.keep and (src / "observe.jsonl").is_file():
+            print(f"reusing {src}/observe.jsonl (delete it to generate again)")
+        else:
+            generate(src, args.updates, args.metrics, args.every)
         print(f"export: {args.updates} updates x {args.metrics} metrics, {_mib((src / 'observe.jsonl').stat().st_size)}"
-              f" (generated in {time.perf_counter() - t0:.1f} s)")  # fmt: skip
+              f" (ready in {time.perf_counter() - t0:.1f} s)")  # fmt: skip
         t0 = time.perf_counter()
         result = build(str(src), site, None)
         print(f"build: {time.perf_counter() - t0:.2f} s ({result.pages} pages)")
@@ -227,12 +266,14 @@ def main() -> None:
             return
         figures = measure(site, args.loads, chunked)
         labels = {
-            "dcl": "DOMContentLoaded",
-            "start": "charts.js start",
+            "start": "charts start",
             "first": "first screen drawn",
             "drawn": "all charts drawn",
+            "cpu": "  main-thread CPU to then",
+            "dcl": "DOMContentLoaded",
+            "shown": "table shown",
             "explorer": "explorer: chunked metric",
-            "table": "table layout (scrolled to)",
+            "table": "table scroll",
         }
         print(f"Chromium, file://, {args.loads} loads: median (min-max) ms")
         for k, label in labels.items():

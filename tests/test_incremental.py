@@ -12,9 +12,7 @@ from .test_live import _split_demo
 
 def snapshot(site: Path) -> dict[str, bytes]:
     return {
-        str(p.relative_to(site)): p.read_bytes()
-        for p in sorted(site.rglob("*"))
-        if p.is_file() and p.name != STATE
+        str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file() and p.name != STATE
     }
 
 

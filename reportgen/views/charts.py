@@ -236,10 +236,12 @@ def _segs_layer(x: dict[str, Any]) -> dict[str, Any]:
 
 
 def _frame(layers: list[dict[str, Any]], height: int) -> dict[str, Any]:
+    # The browser sets each view's width from its box (the y axis has a fixed extent, see
+    # charts.js): sizing to fit the container ("fit-x") would run every view twice.
     return {
-        "width": "container",
+        "width": 300,
         "height": height,
-        "autosize": {"type": "fit-x", "contains": "padding"},
+        "autosize": {"type": "pad", "resize": False},
         "padding": {"left": 2, "right": 8, "top": 6, "bottom": 2},
         "layer": layers,
     }

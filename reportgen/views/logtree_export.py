@@ -126,7 +126,9 @@ def _member_rows(m: Member) -> list[tuple[str, str]]:
     if m.judge_explanation is not None:
         rows.append(("judge_explanation", _esc(m.judge_explanation)))
     for s in m.step_rewards:
-        rows.append((_esc(f"step {s.step_index} reward ({s.kind})"), _esc(f"{fmt(s.reward)} on messages {s.message_indices}")))
+        rows.append(
+            (_esc(f"step {s.step_index} reward ({s.kind})"), _esc(f"{fmt(s.reward)} on messages {s.message_indices}"))
+        )
     return rows
 
 

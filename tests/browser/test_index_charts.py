@@ -116,7 +116,16 @@ def sites(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize(
     "name",
-    ["grpo", "agent", "examples", "arith_sync", "flat_arith_sync", "calc_agent_multiturn", "arith_resumed", "synthetic"],
+    [
+        "grpo",
+        "agent",
+        "examples",
+        "arith_sync",
+        "flat_arith_sync",
+        "calc_agent_multiturn",
+        "arith_resumed",
+        "synthetic",
+    ],
 )
 def test_charts_are_drawn_with_the_runs_data(sites, watched, name):
     site = sites[name]
@@ -149,7 +158,9 @@ def test_every_iteration_with_texts_is_linked_from_the_index(sites, watched):
         watched.requests.clear()
         open_index(watched, sites[name])
         hrefs = set(watched.page.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"))
-        pages = watched.page.evaluate("RG_METRICS.iters.pages.concat(...Object.values(RG_METRICS.evals).map(e => e.pages))")
+        pages = watched.page.evaluate(
+            "RG_METRICS.iters.pages.concat(...Object.values(RG_METRICS.evals).map(e => e.pages))"
+        )
         assert pages and set(pages) <= hrefs
         for p in pages:
             assert (sites[name] / p).is_file()
@@ -185,6 +196,28 @@ def test_clicking_an_update_without_texts_offers_the_nearest(sites, watched):
     assert page.url.endswith("/index.html")
     links.nth(1).click()
     page.wait_for_url("**/train_iteration_000014.html")
+    assert_clean(watched, site)
+
+
+def test_keyboard_moves_between_points_and_opens_one(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    plot = page.locator("#chart-c0 .rg-plot")
+    plot.focus()
+    page.keyboard.press("End")
+    assert plot.get_attribute("data-hover") == "30"
+    page.keyboard.press("ArrowLeft")
+    assert plot.get_attribute("data-hover") == "29"
+    assert page.locator("#rg-tip").inner_text().startswith("update 29")
+    page.keyboard.press("Enter")  # 29 has no texts: the message, with the neighbours
+    page.locator("#rg-msg").wait_for(state="visible")
+    assert "nearest with texts: 28 / 30" in page.locator("#rg-msg").inner_text()
+    plot.focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/train_iteration_000002.html")
     assert_clean(watched, site)
 
 
@@ -302,7 +335,9 @@ def test_dark_theme_draws_dark_charts(sites, browser):
     try:
         open_index(w, site)
         colour = w.page.evaluate("RG_CHARTS.views.c0.data('line')[0].c")
-        assert colour == w.page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--rg-c1').trim()")
+        assert colour == w.page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--rg-c1').trim()"
+        )
         assert colour.lower() == "#7fb0ff"
         assert_clean(w, site)
     finally:
