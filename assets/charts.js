@@ -1012,8 +1012,8 @@
       });
       return;
     }
-    initExplorer();
     drawAll().then(function () {
+      initExplorer(); // its list of every metric is not needed to draw the charts
       drawExplorer();
       whenIdle(showTable); // the table is searchable with the browser's find once shown
     });
