@@ -67,7 +67,8 @@
     var section = document.getElementById("charts");
     if (!D || !section) { showTable(); return; }
     var state = (window.RG_CHARTS = { views: {}, explorer: null, drawn: false, startAt: performance.now(), drawnAt: null, errors: [] });
-    var HAVE_VEGA = typeof window.vegaEmbed === "function" && !!window.vega;
+    // vega-embed (for the explorer) loads at the end of the page, after the charts
+    var HAVE_VEGA = !!(window.vega && window.vegaLite && window.vega.expressionInterpreter);
 
     var steps = D.steps;
     var nRows = steps.length;
@@ -840,7 +841,7 @@
 
     function drawExplorer() {
       var seq = ++ex.seq;
-      if (!ex.plot) return;
+      if (!ex.plot || typeof window.vegaEmbed !== "function") return;
       ex.legend.textContent = "";
       ex.note.textContent = "";
       if (!ex.picks.length) {
@@ -1013,9 +1014,11 @@
       return;
     }
     drawAll().then(function () {
-      initExplorer(); // its list of every metric is not needed to draw the charts
-      drawExplorer();
       whenIdle(showTable); // the table is searchable with the browser's find once shown
+      afterParse(function () {
+        initExplorer(); // its list of every metric is not needed to draw the charts
+        drawExplorer();
+      });
     });
     var mq = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
     if (mq && mq.addEventListener) {

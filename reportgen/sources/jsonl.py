@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any
 
 import orjson
@@ -16,6 +17,9 @@ import orjson
 
 class LineError(ValueError):
     """A line that is not JSON at all."""
+
+
+_DEEP_LIMIT = 20_000
 
 
 def parse_line(raw: bytes) -> tuple[Any, bool]:
@@ -30,10 +34,16 @@ def parse_line(raw: bytes) -> tuple[Any, bool]:
     except UnicodeDecodeError:
         text = raw.decode("utf-8", errors="replace")
         replaced = True
+    # orjson stops at 1,024 levels; logtrees and metadata can nest deeper: the stdlib
+    # parser, with room to recurse, reads what the trainer wrote
+    limit = sys.getrecursionlimit()
     try:
+        sys.setrecursionlimit(max(limit, _DEEP_LIMIT))
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise LineError(str(exc).split(":")[0] if not isinstance(exc, RecursionError) else "nested too deep") from exc
+    finally:
+        sys.setrecursionlimit(limit)
     if _SURROGATE_ESCAPE.search(text):
         value, scrubbed = scrub_surrogates(value)
         replaced = replaced or scrubbed
