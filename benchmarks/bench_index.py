@@ -158,14 +158,26 @@ def _wait(page: Any, expr: str, timeout: float = 60.0) -> Any:
     raise TimeoutError(expr)
 
 
-def measure(site: Path, loads: int, chunked_metric: str | None) -> dict[str, list[float]]:
+def without_table(site: Path) -> str:
+    """A copy of the index without the iteration table's rows, to tell the table's cost apart."""
+    html = (site / "index.html").read_text(encoding="utf-8")
+    start = html.index("<tbody>", html.index('id="iterations"')) + len("<tbody>")
+    end = html.index("</tbody>", start)
+    name = "_bench_no_table.html"
+    (site / name).write_text(html[:start] + html[end:], encoding="utf-8")
+    return name
+
+
+def measure(
+    site: Path, loads: int, chunked_metric: str | None, page_name: str = "index.html"
+) -> dict[str, list[float]]:
     """Open the index ``loads`` times in fresh contexts; returns figures per load."""
     from playwright.sync_api import sync_playwright
 
     keys = ("start", "first", "drawn", "cpu", "dcl", "shown", "explorer", "table")
     out: dict[str, list[float]] = {k: [] for k in keys}
     problems: list[str] = []
-    url = (site / "index.html").resolve().as_uri()
+    url = (site / page_name).resolve().as_uri()
     root = site.resolve().as_uri()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -265,6 +277,7 @@ def main() -> None:
             print(f"{CHROMIUM} missing: no load measurement")
             return
         figures = measure(site, args.loads, chunked)
+        bare = measure(site, args.loads, None, without_table(site))
         labels = {
             "start": "charts start",
             "first": "first screen drawn",
@@ -275,11 +288,14 @@ def main() -> None:
             "explorer": "explorer: chunked metric",
             "table": "table scroll",
         }
-        print(f"Chromium, file://, {args.loads} loads: median (min-max) ms")
+        print(f"Chromium, file://, {args.loads} loads: median (min-max) ms; last column: the same index without")
+        print("the rows of its iteration table (what the charts cost apart from the 2.8 MB of table HTML)")
         for k, label in labels.items():
             v = [x for x in figures[k] if x is not None]
+            b = [x for x in bare[k] if x is not None]
             if v:
-                print(f"  {label:28s} {statistics.median(v):7.0f}  ({min(v):.0f}-{max(v):.0f})")
+                extra = f"{statistics.median(b):9.0f}" if b else ""
+                print(f"  {label:28s} {statistics.median(v):7.0f}  ({min(v):.0f}-{max(v):.0f}){extra}")
         print(f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
         if not args.keep:
