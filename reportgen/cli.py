@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,6 +59,7 @@ class _Progress:
         if self.shown:
             sys.stderr.write("\r" + " " * 60 + "\r")
             sys.stderr.flush()
+            self.shown = False
 
 
 def run_build(
@@ -77,38 +78,22 @@ def run_build(
 
     progress = _Progress(not quiet)
     try:
-        result = build(
-            source,
-            Path(out),
-            BuildOptions(
-                fmt=fmt,
-                title=title,
-                force=force,
-                groups_per_page=groups_per_page,
-                jobs=jobs or default_jobs(),
-                markdown=markdown,
-            ),
-            progress,
-        )
-    except (InputError, OutputError) as exc:
+        with _exit_codes(before=progress.close):
+            result = build(
+                source,
+                Path(out),
+                BuildOptions(
+                    fmt=fmt,
+                    title=title,
+                    force=force,
+                    groups_per_page=groups_per_page,
+                    jobs=jobs or default_jobs(),
+                    markdown=markdown,
+                ),
+                progress,
+            )
+    finally:
         progress.close()
-        _fail(str(exc))
-        return
-    except OSError as exc:
-        progress.close()
-        _fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
-        return
-    except KeyboardInterrupt:
-        progress.close()
-        click.echo("reportgen: interrupted; the previous site is untouched", err=True)
-        sys.exit(130)
-    except Exception as exc:  # a bug of ours: still one clear message, never a traceback
-        progress.close()
-        if os.environ.get("REPORTGEN_DEBUG"):
-            raise
-        _fail(internal_error(exc))
-        return
-    progress.close()
     for w in result.warnings:
         click.echo(f"reportgen: warning: {w}", err=True)
     if not quiet:
@@ -214,20 +199,28 @@ def build(
 
 
 @contextlib.contextmanager
-def _exit_codes() -> Iterator[None]:
-    """Map errors to exit codes and one message, as ``run_build`` does."""
+def _exit_codes(before: Callable[[], None] | None = None) -> Iterator[None]:
+    """Map errors to exit codes and one message; ``before`` runs first (clears a progress bar)."""
     try:
         yield
     except (InputError, OutputError) as exc:
+        if before:
+            before()
         _fail(str(exc))
     except OSError as exc:
+        if before:
+            before()
         _fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
     except KeyboardInterrupt:
+        if before:
+            before()
         click.echo("reportgen: interrupted; the previous site is untouched", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug of ours: still one clear message, never a traceback
         if os.environ.get("REPORTGEN_DEBUG"):
             raise
+        if before:
+            before()
         _fail(internal_error(exc))
 
 

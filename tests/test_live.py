@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from reportgen.live import serve
@@ -30,6 +32,34 @@ def _split_demo(tmp_path: Path) -> tuple[Path, bytes]:
     return src, b"".join(lines[cut:])
 
 
+@contextlib.contextmanager
+def serving(src: Path, out: Path) -> Iterator[str]:
+    """Serve ``src`` live into ``out`` on a free loopback port; yields the base URL."""
+    stop = threading.Event()
+    port: list[int] = []
+    t = threading.Thread(
+        target=serve,
+        kwargs=dict(
+            source=str(src),
+            out=out,
+            options=BuildOptions(jobs=1),
+            port=0,
+            interval=0.2,
+            report=lambda s: None,
+            stop=stop,
+            ready=port.append,
+        ),
+        daemon=True,
+    )
+    t.start()
+    try:
+        assert _wait(lambda: bool(port))
+        yield f"http://127.0.0.1:{port[0]}"
+    finally:
+        stop.set()
+        t.join(10)
+
+
 def _get(url: str) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
@@ -50,26 +80,7 @@ def _wait(cond, timeout: float = 30.0) -> bool:
 def test_serve_follows_a_growing_run(tmp_path):
     src, rest = _split_demo(tmp_path)
     out = tmp_path / "site"
-    stop = threading.Event()
-    port: list[int] = []
-    t = threading.Thread(
-        target=serve,
-        kwargs=dict(
-            source=str(src),
-            out=out,
-            options=BuildOptions(jobs=1),
-            port=0,
-            interval=0.2,
-            report=lambda s: None,
-            stop=stop,
-            ready=port.append,
-        ),
-        daemon=True,
-    )
-    t.start()
-    try:
-        assert _wait(lambda: bool(port))
-        base = f"http://127.0.0.1:{port[0]}"
+    with serving(src, out) as base:
         status, body = _get(base + "/index.html")
         assert status == 200 and b"assets/live.js" in body
         status, live1 = _get(base + "/live.js")
@@ -87,6 +98,3 @@ def test_serve_follows_a_growing_run(tmp_path):
         pages_after = {p.name for p in out.glob("train_iteration_*.html")}
         assert pages_before < pages_after
         assert "train_iteration_000030.html" in pages_after
-    finally:
-        stop.set()
-        t.join(10)

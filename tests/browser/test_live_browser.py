@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-
-from reportgen.live import serve
-from reportgen.site import BuildOptions
-
-from ..test_live import _split_demo, _wait
+from ..test_live import _split_demo, serving
 
 
 def test_open_page_shows_new_updates_notice(tmp_path, watched):
     src, rest = _split_demo(tmp_path)
     out = tmp_path / "site"
-    stop = threading.Event()
-    port: list[int] = []
-    t = threading.Thread(
-        target=serve,
-        kwargs=dict(
-            source=str(src),
-            out=out,
-            options=BuildOptions(jobs=1),
-            port=0,
-            interval=0.2,
-            report=lambda s: None,
-            stop=stop,
-            ready=port.append,
-        ),
-        daemon=True,
-    )
-    t.start()
-    try:
-        assert _wait(lambda: bool(port))
-        base = f"http://127.0.0.1:{port[0]}"
+    with serving(src, out) as base:
         first = sorted(p.name for p in out.glob("train_iteration_*.html"))[0]
         watched.goto(f"{base}/{first}")
         watched.page.wait_for_timeout(500)
@@ -43,6 +19,3 @@ def test_open_page_shows_new_updates_notice(tmp_path, watched):
         assert "new update" in text
         assert watched.console_errors == [] and watched.page_errors == []
         assert watched.external(base) == []
-    finally:
-        stop.set()
-        t.join(10)
