@@ -101,8 +101,12 @@ def scrub_surrogates(value: Any) -> tuple[Any, bool]:
 
 def finite_or_none(value: Any) -> float | None:
     """A finite float from a JSON number, else None (bools are not numbers)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
+    t = type(value)
+    if t is float:  # the common case first: several calls per rollout
+        return value if value - value == 0.0 else None  # inf - inf and nan - nan are nan
+    if t is not int:
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
     try:
         f = float(value)
     except OverflowError:
@@ -112,6 +116,8 @@ def finite_or_none(value: Any) -> float | None:
 
 def int_or_none(value: Any) -> int | None:
     """An int from a JSON integer (not bool, not float), else None."""
+    if type(value) is int:
+        return value  # type: ignore[no-any-return]
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     return value

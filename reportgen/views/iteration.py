@@ -6,14 +6,13 @@ pairing, folding); templates only lay it out.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup
 
-from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
+from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
 from .markdown import render_markdown
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
@@ -68,55 +67,6 @@ class MessageView:
     step_rewards: list[dict[str, Any]] = field(default_factory=list)
     standalone: bool = True  # False when drawn inside its call
     final: bool = False  # the final answer (last non-empty assistant message)
-
-
-@dataclass(slots=True)
-class MemberView:
-    """A member card."""
-
-    m: Member
-    anchor: str
-    badges: list[tuple[str, str]]  # (class, text)
-    adv_bar: tuple[float, float] | None  # (x, width) in percent of the bar
-    messages: list[MessageView] | None
-    completion: TextView | None
-    unattributed: list[dict[str, Any]]
-    metadata_json: str | None
-    search_text: str
-    duplicate: bool
-    cut: bool
-    tools: list[str]
-    cid: str = ""  # compare id: <page key>:<group>:<member>
-    compact: str = ""  # one line: system → user → assistant[search] → tool(search)! → assistant
-    summary: str | None = None  # metadata.summary when a string (compared as retrograd does)
-    metadata_tree: Markup | None = None
-    badge_names: str = ""  # "|"-joined badge texts, for the badge filter
-    judge: TextView | None = None
-
-
-@dataclass(slots=True)
-class GroupView:
-    """A group panel."""
-
-    g: Group
-    anchor: str
-    label: str
-    prompt: PromptView | None
-    members: list[MemberView]
-    bars: list[tuple[float, float, str, str, str]]  # (x, height, class, member anchor, label): reward mini-bars
-    reward_min: float | None
-    reward_max: float | None
-    reward_mean: float | None
-    reward_std: float | None
-    trained: int
-    zero_signal: bool
-    preview: str
-    show_trained: bool = True
-    prompt_key: str | None = None
-    others: list[tuple[int, str]] = field(default_factory=list)  # other iterations with this prompt
-    spread: float | None = None
-    # tinker: logged conversations no member could be given (drawn after the members)
-    conversations: list[list[MessageView]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -364,108 +314,6 @@ def _summary(m: Member) -> str | None:
     return None
 
 
-def group_view(
-    g: Group,
-    index: int,
-    with_prompt_per_member: bool,
-    md: bool = False,
-    page_key: str = "",
-    training_known: bool = True,
-) -> GroupView:
-    """Everything a group panel shows."""
-    members = sorted(g.members, key=_sort_key)
-    texts: dict[str, int] = {}
-    if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
-        for m in members:
-            t = m.full_text()
-            texts[t] = texts.get(t, 0) + 1
-    rewards = g.rewards()
-    rmin = min(rewards) if rewards else None
-    rmax = max(rewards) if rewards else None
-    mean = sum(rewards) / len(rewards) if rewards else None
-    # (r - mean) ** 2 raises OverflowError past 1e154; a product is inf, shown as a dash
-    std = (
-        math.sqrt(sum((r - mean) * (r - mean) for r in rewards) / len(rewards))
-        if rewards and mean is not None
-        else None
-    )
-    max_adv = max((abs(m.advantage) for m in members if m.advantage is not None), default=0.0)
-    anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
-    gkey = str(g.id) if g.id is not None else "-"
-    mviews = []
-    for m in members:
-        text = m.full_text()
-        dup = g.id is not None and texts.get(text, 0) > 1
-        cut = cut_chars(m.completion) is not None if m.completion is not None else any_cut_member(m)
-        msgs = None
-        unattributed: list[dict[str, Any]] = []
-        if m.messages is not None:
-            msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
-        adv_bar = None
-        if m.advantage is not None and max_adv > 0:
-            w = abs(m.advantage) / max_adv * 50
-            adv_bar = (50.0 if m.advantage >= 0 else 50.0 - w, w)
-        tools = sorted({c.name for msg in (m.messages or []) for c in msg.tool_calls})
-        search = text
-        if with_prompt_per_member and m.prompt and m.prompt.messages:
-            search = "\n".join(x.content for x in m.prompt.messages) + "\n" + search
-        badges = _badges(m, dup, cut, training_known)
-        mviews.append(
-            MemberView(
-                m=m,
-                anchor=f"{anchor}-m{m.member}",
-                badges=badges,
-                adv_bar=adv_bar,
-                messages=msgs,
-                completion=text_view(m.completion, md=md) if m.completion is not None else None,
-                unattributed=unattributed,
-                metadata_json=pretty_json(m.metadata) if m.metadata not in (None, {}) else None,
-                search_text=search,
-                duplicate=dup,
-                cut=cut,
-                tools=tools,
-                cid=f"{page_key}:{gkey}:{m.member}",
-                compact=compact_line(m),
-                summary=_summary(m),
-                metadata_tree=json_tree(m.metadata) if m.metadata not in (None, {}) else None,
-                badge_names="|".join(t for _, t in badges),
-                judge=text_view(m.judge_explanation, md=md) if m.judge_explanation is not None else None,
-            )
-        )
-    bars = []
-    if rewards and rmin is not None and rmax is not None:
-        span = rmax - rmin
-        n = len(members)
-        for i, m in enumerate(members):
-            if m.reward is None:
-                continue
-            h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
-            cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
-            bars.append((i * 100 / n, h, cls, f"{anchor}-m{m.member}", f"#{m.member}: reward {fmt(m.reward)}"))
-    # tinker: conversations that no member received are still shown, under the group
-    given = {id(m.messages) for m in members if m.messages is not None}
-    convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
-    label = f"group {g.id}" if g.id is not None else "rollouts"
-    return GroupView(
-        g=g,
-        anchor=anchor,
-        label=label,
-        prompt=None if with_prompt_per_member else _prompt_view(g.prompt, md),
-        members=mviews,
-        bars=bars,
-        reward_min=rmin,
-        reward_max=rmax,
-        reward_mean=mean,
-        reward_std=std,
-        trained=sum(1 for m in members if m.trained),
-        zero_signal=any(m.skip_reason == "zero_signal" for m in members),
-        preview=_prompt_preview(g.prompt or (members[0].prompt if members else None)),
-        spread=(rmax - rmin) if rmax is not None and rmin is not None else None,
-        show_trained=training_known,
-        conversations=convs,
-    )
-
-
 def any_cut_member(m: Member) -> bool:
     """Whether any text of a conversation member was cut by the exporter."""
     for msg in m.messages or ():
@@ -487,30 +335,33 @@ def iteration_context(
     markdown: bool = True,
 ) -> dict[str, Any]:
     """The template context of an iteration page; ``markdown`` adds the markdown rendering of every text."""
+    from .cards import PageGroups, render_groups
+
     ref = it.ref
     key = page_key(ref)
-    per_member_prompt = any(g.id is None for g in it.groups)
     observe = run.format == "observe"
-    groups = [
-        group_view(g, i, per_member_prompt and g.id is None, markdown, key, training_known=observe)
-        for i, g in enumerate(it.groups)
-    ]
-    if ref.kind == "train":
-        for gv in groups:
-            pkey = gv.g.prompt.key if gv.g.prompt is not None else None
-            gv.prompt_key = pkey
-            if pkey is not None:
-                gv.others = [
-                    (n, f"{page_name('train', '', n)}#prompt={quote(pkey, safe='')}")
-                    for n in run.prompt_index.get(pkey, [])
-                    if n < ref.number  # later ones come from prompts.js: old pages stay unchanged
-                ]
-    else:
-        for gv in groups:
-            gv.prompt_key = gv.g.prompt.key if gv.g.prompt is not None else None
-    reasons = sorted({m.skip_reason for g in it.groups for m in g.members if m.skip_reason})
-    tools = sorted({t for gv in groups for mv in gv.members for t in mv.tools})
-    badge_names = sorted({t for gv in groups for mv in gv.members for _, t in mv.badges})
+    train = ref.kind == "train"
+    number = ref.number
+
+    def others(pkey: str) -> list[tuple[int, str]]:
+        # later updates come from prompts.js: old pages stay unchanged when a run grows
+        return [
+            (n, f"{page_name('train', '', n)}#prompt={quote(pkey, safe='')}")
+            for n in run.prompt_index.get(pkey, [])
+            if n < number
+        ]
+
+    facts = PageGroups()
+    groups_html = render_groups(
+        it.groups,
+        md=markdown,
+        page_key=key,
+        training_known=observe,
+        train=train,
+        observe=observe,
+        others=others,
+        facts=facts,
+    )
     logtree_html = None
     if it.logtree_root is not None:
         from .logtree_html import render_logtree  # tinker only: keeps observe builds from importing it
@@ -520,17 +371,17 @@ def iteration_context(
         "run": run,
         "ref": ref,
         "it": it,
-        "groups": groups,
+        "groups_html": groups_html,
+        "n_groups": facts.n_groups,
         "prev": prev_ref,
         "next": next_ref,
-        "skip_reasons": reasons,
-        "tool_names": tools,
-        "badge_names": badge_names,
-        "member_prompt": lambda m: _prompt_view(m.prompt, markdown),
+        "skip_reasons": sorted(facts.skip_reasons),
+        "tool_names": sorted(facts.tool_names),
+        "badge_names": sorted(facts.badge_names),
         "n_members": sum(len(g.members) for g in it.groups),
         "markdown": markdown,
         "training_known": observe,
         "page_key": key,
-        "has_conversations": any(mv.messages is not None for gv in groups for mv in gv.members),
+        "has_conversations": facts.has_conversations,
         "logtree_html": logtree_html,
     }

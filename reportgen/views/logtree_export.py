@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from markupsafe import escape
 
 from ..model import Iteration, Member, Message, Run
@@ -99,28 +100,26 @@ def _message(m: Message) -> dict[str, Any]:
     return out
 
 
-def member_messages(m: Member) -> list[dict[str, Any]]:
-    """The whole conversation of a member: prompt, then completion or turns."""
-    prompt = m.prompt.messages if m.prompt is not None and m.prompt.messages is not None else []
-    if m.completion is not None:
-        return [_message(x) for x in prompt] + [{"role": "assistant", "content": m.completion}]
-    turns = m.messages or []
-    head = prompt if m.prefix else []
-    return [_message(x) for x in head] + [_message(x) for x in turns]
+def _state(m: Member) -> str:
+    if m.skip_reason:
+        return f"skipped: {m.skip_reason}"
+    return "unknown execution" if m.trained is None else ("trained" if m.trained else "not trained")
 
 
-def _member_rows(m: Member) -> list[tuple[str, str]]:
-    rows = [
-        ("reward", fmt(m.reward)),
-        ("reward_raw", fmt(m.reward_raw)),
-        ("judge_term", fmt(m.judge_term)),
-        ("advantage", fmt(m.advantage)),
-        ("tokens", fmt(m.tokens)),
-        ("seed", "–" if m.seed is None else str(m.seed)),
-        ("truncated", str(m.truncated).lower()),
-        ("skip_reason", _esc(m.skip_reason) if m.skip_reason else "–"),
-        ("trained", "unknown execution" if m.trained is None else str(m.trained).lower()),
-    ]
+def _members_table(members: list[Member]) -> dict[str, Any]:
+    """One text table per group (a row per member): cheap to write, easy to read in any logtree viewer."""
+    rows = ["member  reward  advantage  tokens  truncated  state"]
+    for m in members:
+        rows.append(
+            f"{m.member:>6}  {fmt(m.reward):>6}  {fmt(m.advantage):>9}  {fmt(m.tokens):>6}  "
+            f"{'yes' if m.truncated else 'no':>9}  {_state(m)}"
+        )
+    return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
+
+
+def _member_extras(m: Member) -> list[dict[str, Any]]:
+    """What only some members have: judge explanation, step rewards, terminal reward, metadata."""
+    rows: list[tuple[str, str]] = []
     if m.terminal_reward_raw is not None:
         rows.append(("terminal_reward_raw", fmt(m.terminal_reward_raw)))
     if m.judge_explanation is not None:
@@ -129,29 +128,78 @@ def _member_rows(m: Member) -> list[tuple[str, str]]:
         rows.append(
             (_esc(f"step {s.step_index} reward ({s.kind})"), _esc(f"{fmt(s.reward)} on messages {s.message_indices}"))
         )
-    return rows
+    out = _table(f"Member {m.member}: reward components", rows) if rows else []
+    if m.metadata not in (None, {}):
+        out.append(
+            _node(
+                "details",
+                "lt-details",
+                [
+                    _node("summary", None, [f"Member {m.member}: metadata"]),
+                    _node("pre", "lt-details-body", [_esc(pretty_json(m.metadata))]),
+                ],
+            )
+        )
+    return out
 
 
 def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
-    """The logtree of one iteration page."""
+    """The logtree of one iteration page.
+
+    Each group is a section holding a text table (a row per member) and then
+    one conversation node per member, whose ``data`` is the member's whole
+    conversation (prompt included), as tinker logs a trajectory, with the
+    member's number, reward, advantage, tokens and training state beside it.
+    """
     ref = it.ref
     title = f"RL Iteration {ref.number}"
     sections = []
     for g in it.groups:
-        body: list[Any] = []
-        for m in g.members:
-            inner = [_node("div", None, [], {"type": "conversation", "messages": member_messages(m)})]
-            inner += _table("Reward components", _member_rows(m))
-            if m.metadata not in (None, {}):
-                meta = pretty_json(m.metadata)
-                inner.append(
-                    _node(
-                        "details",
-                        "lt-details",
-                        [_node("summary", None, ["metadata"]), _node("pre", "lt-details-body", [_esc(meta)])],
-                    )
-                )
-            body.append(_section(f"Member {m.member}", 3, inner))
+        members = g.members
+        body: list[Any] = [
+            {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
+            _members_table(members),
+        ]
+        shared: dict[int, list[dict[str, Any]]] = {}  # prompt messages, built once per prompt
+        for m in members:
+            p = m.prompt
+            if p is not None and p.messages is not None:
+                head = shared.get(id(p))
+                if head is None:
+                    head = shared[id(p)] = [_message(x) for x in p.messages]
+            else:
+                head = []
+            if m.completion is not None:
+                messages = [*head, {"role": "assistant", "content": m.completion}]
+            else:
+                messages = (head if m.prefix else []) + [_message(x) for x in m.messages or []]
+            body.append(
+                {
+                    "tag": "div",
+                    "attrs": {"class": "lt-conversation", "data-member": str(m.member)},
+                    "children": [],
+                    # the member's facts ride along with the conversation tinker's readers look for
+                    "data": {
+                        "type": "conversation",
+                        "member": m.member,
+                        "reward": m.reward,
+                        "reward_raw": m.reward_raw,
+                        "advantage": m.advantage,
+                        "tokens": m.tokens,
+                        "truncated": m.truncated,
+                        "skip_reason": m.skip_reason,
+                        "trained": m.trained,
+                        "messages": messages,
+                    },
+                }
+            )
+            if (
+                m.terminal_reward_raw is not None
+                or m.judge_explanation is not None
+                or m.step_rewards
+                or m.metadata not in (None, {})
+            ):
+                body.extend(_member_extras(m))
         label = f"Group {g.id}" if g.id is not None else "Rollouts"
         key = g.prompt.key if g.prompt else ""
         sections.append(_section(f"{label}" + (f" ({key})" if key else ""), 2, body))
@@ -169,4 +217,8 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:
     """The logtree JSON file content."""
-    return compact_json(logtree_dict(run, it, page)).encode("utf-8", "replace")
+    doc = logtree_dict(run, it, page)
+    try:
+        return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, metadata nested past 255
+        return compact_json(doc).encode("utf-8", "replace")

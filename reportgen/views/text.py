@@ -49,19 +49,34 @@ def fold_summary(text: str) -> str:
 
 def fmt(value: float | int | None, digits: int = 3) -> str:
     """A metric for display: 3 decimals, integers as they are, null as a dash."""
+    # a hot path (several calls per rollout): the common types are tested by identity first
+    t = type(value)
+    if t is float:
+        v: float = value  # type: ignore[assignment]
+        if v != v or v == _INF or v == -_INF:
+            return "–"
+        if v.is_integer() and -1e15 < v < 1e15:
+            return str(int(v))
+        a = v if v > 0 else -v
+        if digits == 3:
+            return f"{v:.3g}" if a < 0.001 or a >= 1e9 else f"{v:.3f}"
+        if a < 10 ** (-digits) or a >= 1e9:
+            return f"{v:.{digits}g}"
+        return f"{v:.{digits}f}"
     if value is None:
         return "–"
+    if t is bool:
+        return "true" if value else "false"
+    if t is int:
+        return str(value)
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int):
-        return str(value)
-    if not math.isfinite(value):
-        return "–"
-    if value == int(value) and abs(value) < 1e15:
         return str(int(value))
-    if value != 0 and (abs(value) < 10 ** (-digits) or abs(value) >= 1e9):
-        return f"{value:.{digits}g}"
-    return f"{value:.{digits}f}"
+    return fmt(float(value), digits)
+
+
+_INF = math.inf
 
 
 def pretty_json(value: Any) -> str:

@@ -1,0 +1,549 @@
+"""The groups of an iteration page, rendered in Python.
+
+A page holds thousands of member cards; a Jinja macro call per card and per
+text costs about twenty times the string building below (measured in
+``benchmarks/bench_build.py``), so this one hot part of ``iteration.html`` is
+written here.  The rules of the templates hold: every text, attribute value
+and number goes through :func:`esc` (markupsafe's escaper); tags, classes and
+attribute names are literals of this module.  The result is wrapped in
+``Markup`` only once, by :func:`render_groups`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from markupsafe import Markup
+
+from ..model import Group, Member, Prompt
+from .iteration import (
+    MessageView,
+    PromptView,
+    TextView,
+    _badges,
+    _prompt_preview,
+    _prompt_view,
+    _sort_key,
+    _summary,
+    any_cut_member,
+    compact_line,
+    conversation_view,
+    json_tree,
+)
+from .markdown import render_markdown
+from .text import CUT_RE, FOLD_LINES, fmt, fold_summary
+
+
+def _py_escape(s: str) -> str:
+    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
+
+
+_esc_str: Callable[[str], str]
+try:  # markupsafe's C escaper without the Markup wrapper: a third of escape()'s cost
+    from markupsafe._speedups import _escape_inner as _esc_str
+except ImportError:  # pragma: no cover - pure-Python markupsafe
+    _esc_str = _py_escape
+
+
+def esc(value: object) -> str:
+    """HTML-escape any value's text (the entities of markupsafe.escape)."""
+    return _esc_str(value if type(value) is str else str(value))
+
+
+def _cut(text: str) -> int | None:
+    # the exporter's marker ends the text: test the end before running the regex
+    if not text.endswith(" chars]"):
+        return None
+    m = CUT_RE.search(text)
+    return int(m.group(1)) if m else None
+
+
+def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "text") -> None:
+    if md is None:
+        w(f'<pre class="{cls}">{esc(text)}</pre>')
+    else:
+        w(f'<pre class="{cls} has-md">{esc(text)}</pre><div class="md">{md}</div>')
+
+
+def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
+    """textblock() of a plain text: fold past 20 lines, markdown next to it, the cut note."""
+    folded = (text.count("\n") + 1 > FOLD_LINES if text else False) if fold is None else fold
+    rendered = render_markdown(text) if md and text.strip() else None
+    if folded:
+        w(f'<details class="fold"><summary>{esc(fold_summary(text))}</summary>')
+        _dual(w, text, rendered)
+        w("</details>")
+    else:
+        _dual(w, text, rendered)
+    cut = _cut(text)
+    if cut:
+        w(f'<p class="cutnote">cut by the exporter: {cut} more characters not exported</p>')
+
+
+def _textview(w: Callable[[str], Any], tv: TextView, cls: str = "text") -> None:
+    if tv.folded:
+        w(f'<details class="fold"><summary>{esc(tv.summary)}</summary>')
+        _dual(w, tv.text, tv.md, cls)
+        w("</details>")
+    else:
+        _dual(w, tv.text, tv.md, cls)
+    if tv.cut:
+        w(f'<p class="cutnote">cut by the exporter: {esc(tv.cut)} more characters not exported</p>')
+
+
+def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
+    for c in chips:
+        r = c["reward"]
+        cls = "pos" if r and r > 0 else ("neg" if r and r < 0 else "zero")
+        w(
+            f'<span class="chip sr {cls}" title="{esc(c["kind"])} reward of step {esc(c["step"])}">'
+            f"step {esc(c['step'])} {esc(c['text'])}</span>"
+        )
+
+
+def _rolecls(role: str) -> str:
+    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
+    return r or "other"
+
+
+def _lines(text: str) -> int:
+    return text.count("\n") + 1 if text else 0
+
+
+def _message(w: Callable[[str], Any], mv: MessageView) -> None:
+    """One message (the ``message`` macro of the templates before this module)."""
+    w(f'<div class="msg role-{esc(_rolecls(mv.role))}')
+    if mv.is_error:
+        w(" is-error")
+    w(f'" data-role="{esc(mv.role)}"')
+    if mv.index >= 0:
+        w(f' data-index="{mv.index}"')
+    if mv.final:
+        w(' data-final="1"')
+    w(f'>\n<div class="msg-head"><span class="role">{esc(mv.role)}</span>')
+    if mv.role == "tool":
+        w(f' <span class="toolname">{esc(mv.tool_name or "unknown call")}</span>')
+        if mv.tool_call_id:
+            w(f' <code class="callid">({esc(mv.tool_call_id)})</code>')
+        if mv.unknown_call:
+            w(' <span class="chip unknown">unknown call</span>')
+        if mv.is_error:
+            w(' <span class="chip bad">error</span>')
+    if mv.final:
+        w(' <span class="chip final">final answer</span>')
+    if mv.index >= 0:
+        w(f' <span class="idx">#{mv.index}</span>')
+    w("\n")
+    _chips(w, mv.step_rewards)
+    w("</div>")
+    if mv.parts is not None:
+        for kind, tv in mv.parts:
+            if kind == "thinking":
+                w(f'<details class="thinking"><summary>Thinking ({len(tv.text)} chars)</summary>')
+                _dual(w, tv.text, tv.md)
+                w("</details>")
+            elif kind == "image":
+                w('<p class="image-part">[image]')
+                if tv.text:
+                    w(f" <code>{esc(tv.text)}</code>")
+                w("</p>")
+            elif tv.text:
+                _textview(w, tv)
+    elif mv.text.text or not mv.calls:
+        _textview(w, mv.text)
+    for c in mv.calls:
+        w(
+            f'\n<details class="call" open data-tool="{esc(c.name)}">\n<summary><span class="callname">{esc(c.name)}</span>'
+        )
+        if c.id:
+            w(f' <code class="callid">{esc(c.id)}</code>')
+        if c.result is None:
+            w(' <span class="chip unknown">no result</span>')
+        elif c.result.is_error:
+            w(' <span class="chip bad">error</span>')
+        if c.arguments_cut:
+            w(' <span class="chip info">cut</span>')
+        w(f'</summary>\n<pre class="args">{esc(c.arguments)}</pre>')
+        r = c.result
+        if r is not None:
+            n = _lines(r.text.text)
+            w(
+                f'\n<div class="result{" is-error" if r.is_error else ""}" data-role="tool" data-index="{r.index}">'
+                f'<div class="msg-head"><span class="role">result</span> <span class="lines">{n} line'
+                f"{'' if n == 1 else 's'}</span>"
+            )
+            if r.is_error:
+                w(' <span class="chip bad">error</span>')
+            w(f' <span class="idx">#{r.index}</span> ')
+            _chips(w, r.step_rewards)
+            w("</div>")
+            _textview(w, r.text)
+            w("</div>")
+        w("\n</details>")
+    for raw, err in mv.unparsed:
+        w(
+            '\n<div class="unparsed"><div class="msg-head"><span class="chip bad">unparsed tool call</span> '
+            f'<span class="err">{esc(err)}</span></div><pre class="args">{esc(raw)}</pre></div>'
+        )
+    w("\n</div>")
+
+
+def _prompt_block(w: Callable[[str], Any], pv: PromptView | None) -> None:
+    if pv is None:
+        return
+    if pv.missing:
+        w(
+            f'<p class="missing prompt-missing">Prompt <code class="pkey">{esc(pv.key)}</code>: '
+            "prompt record not received.</p>"
+        )
+        return
+    w(f'<details class="prompt" open><summary>Prompt <code class="pkey">{esc(pv.key)}</code></summary>')
+    for mv in pv.system:
+        w(f'<details class="system"><summary>system: {esc(mv.text.summary)}</summary>')
+        _dual(w, mv.text.text, mv.text.md)
+        w("</details>")
+    for mv in pv.messages:
+        _message(w, mv)
+    if pv.reward_text:
+        w(
+            '<div class="reward-text"><div class="msg-head"><span class="role">reward text</span> '
+            "(differs from the last user message)</div>"
+        )
+        _textview(w, pv.reward_text)
+        w("</div>")
+    if pv.metadata_tree:
+        w(f'<details class="json"><summary>scenario metadata</summary>{pv.metadata_tree}</details>')
+    w("</details>")
+
+
+def _kvs(w: Callable[[str], Any], items: dict[str, Any]) -> None:
+    for k, v in items.items():
+        shown = fmt(v) if isinstance(v, (int, float)) else v  # Jinja's "is number": booleans too
+        w(f'<span class="kv"><span class="k">{esc(k)}</span> {esc(shown)}</span> ')
+
+
+def _steps(w: Callable[[str], Any], m: Member) -> None:
+    """A tinker trajectory's steps (rollout summaries)."""
+    n = len(m.steps)
+    w(f'<table class="steps">\n<caption>{n} step{"" if n == 1 else "s"}')
+    if m.tags:
+        w(f" · tags {esc(', '.join(str(t) for t in m.tags))}")
+    if m.sampling_step is not None:
+        w(f" · sampled at step {esc(m.sampling_step)}")
+    if m.final_ob_len is not None:
+        w(f" · final ob_len {esc(m.final_ob_len)}")
+    w(
+        "</caption>\n<thead><tr><th>step</th><th>ob_len</th><th>ac_len</th><th>reward</th><th>done</th>"
+        "<th>metrics</th><th>logs</th></tr></thead>\n<tbody>\n"
+    )
+    for s in m.steps:
+        w(
+            f"<tr><td>{esc(s.step_idx)}</td><td>{'–' if s.ob_len is None else esc(s.ob_len)}</td>"
+            f"<td>{'–' if s.ac_len is None else esc(s.ac_len)}</td><td>{esc(fmt(s.reward))}</td>"
+            f"<td>{'yes' if s.episode_done else 'no'}</td>\n<td>"
+        )
+        _kvs(w, s.metrics)
+        w("</td>\n<td>")
+        for k, v in s.logs.items():
+            t = _jinja_str(v)
+            if _lines(t) > 1 or len(t) > 120:
+                w(
+                    f'<details class="log"><summary>{esc(k)} ({_lines(t)} lines)</summary>'
+                    f'<pre class="text">{esc(t)}</pre></details>'
+                )
+            else:
+                w(f'<div class="kv"><span class="k">{esc(k)}:</span> <span class="log-v">{esc(t)}</span></div>')
+        w("</td></tr>\n")
+    w("</tbody>\n</table>\n")
+    if m.trajectory_metrics:
+        w('<p class="kvs">trajectory metrics: ')
+        _kvs(w, m.trajectory_metrics)
+        w("</p>")
+
+
+def _jinja_str(v: Any) -> str:
+    return v if isinstance(v, str) else str(v)
+
+
+def _pct(x: float) -> str:
+    return f"{x:.2f}"
+
+
+class PageGroups:
+    """What the groups of one page contribute to the rest of the page (filters, flags)."""
+
+    __slots__ = ("skip_reasons", "tool_names", "badge_names", "has_conversations", "n_groups")
+
+    def __init__(self) -> None:
+        self.skip_reasons: set[str] = set()
+        self.tool_names: set[str] = set()
+        self.badge_names: set[str] = set()
+        self.has_conversations = False
+        self.n_groups = 0
+
+
+def render_groups(
+    groups: list[Group],
+    *,
+    md: bool,
+    page_key: str,
+    training_known: bool,
+    train: bool,
+    observe: bool,
+    others: Callable[[str], list[tuple[int, str]]],
+    facts: PageGroups,
+) -> Markup:
+    """The ``<section class="groups">`` content of one page: every group panel and member card."""
+    out: list[str] = []
+    w = out.append
+    per_member_prompt = any(g.id is None for g in groups)
+    facts.n_groups = len(groups)
+    for i, g in enumerate(groups):
+        _group(w, g, i, per_member_prompt and g.id is None, md, page_key, training_known, train, observe, others, facts)
+    if not groups:
+        w('<p class="missing">No rollout was exported for this iteration.</p>\n')
+    return Markup("".join(out))
+
+
+def _group(
+    w: Callable[[str], Any],
+    g: Group,
+    index: int,
+    with_prompt_per_member: bool,
+    md: bool,
+    page_key: str,
+    training_known: bool,
+    train: bool,
+    observe: bool,
+    others: Callable[[str], list[tuple[int, str]]],
+    facts: PageGroups,
+) -> None:
+    members = sorted(g.members, key=_sort_key)
+    n = len(members)
+    texts: dict[str, int] = {}
+    if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
+        for m in members:
+            t = m.full_text()
+            texts[t] = texts.get(t, 0) + 1
+    rewards = g.rewards()
+    rmin = min(rewards) if rewards else None
+    rmax = max(rewards) if rewards else None
+    mean = sum(rewards) / len(rewards) if rewards else None
+    # (r - mean) ** 2 raises OverflowError past 1e154; a product is inf, shown as a dash
+    std = (
+        math.sqrt(sum((r - mean) * (r - mean) for r in rewards) / len(rewards))
+        if rewards and mean is not None
+        else None
+    )
+    spread = (rmax - rmin) if rmax is not None and rmin is not None else None
+    anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
+    gkey = str(g.id) if g.id is not None else "-"
+    label = f"group {g.id}" if g.id is not None else "rollouts"
+    pkey = g.prompt.key if g.prompt is not None else None
+    w(
+        f'<section class="group" id="{anchor}" aria-labelledby="{anchor}-h" data-prompt="{esc(pkey or "")}" '
+        f'data-group="{gkey}" data-order="{index}" data-mean="{"" if mean is None else mean}" '
+        f'data-spread="{"" if spread is None else spread}">\n<header class="group-head">\n'
+        f'<h2 id="{anchor}-h"><a class="anchor" href="#{anchor}">{label}</a></h2>\n'
+    )
+    if rewards and rmin is not None and rmax is not None:
+        span = rmax - rmin
+        w(
+            '<svg class="minibars" viewBox="0 0 100 20" preserveAspectRatio="none" role="group" '
+            f'aria-label="rewards of the members: {esc(", ".join(fmt(m.reward) for m in members))}">'
+        )
+        width = _pct(100 / n)
+        inner = _pct(100 / n * 0.8)
+        for j, m in enumerate(members):
+            if m.reward is None:
+                continue
+            h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
+            cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
+            x = _pct(j * 100 / n)
+            w(
+                f'<g class="bar" data-target="{anchor}-m{m.member}"><title>#{m.member}: reward {esc(fmt(m.reward))}'
+                f'</title><rect class="hit" x="{x}" y="0" width="{width}" height="20"></rect><rect class="{cls}" '
+                f'x="{x}" y="{_pct(20 - h / 5)}" width="{inner}" height="{_pct(h / 5)}"></rect></g>'
+            )
+        w("</svg>\n")
+    w(
+        f'<span class="range" title="lowest … highest reward">{esc(fmt(rmin))} … {esc(fmt(rmax))}</span>\n'
+        f'<span class="stat">mean <b>{esc(fmt(mean))}</b></span>\n<span class="stat">std {esc(fmt(std))}</span>\n'
+    )
+    if training_known:
+        w(f'<span class="stat">{sum(1 for m in members if m.trained)}/{n} trained</span>\n')
+    w('<span class="stat shown-count" hidden></span>\n')
+    if any(m.skip_reason == "zero_signal" for m in members):
+        w('<span class="chip bad">zero_signal</span>\n')
+    if not g.has_text:
+        w('<span class="chip unknown">no logtree text</span>\n')
+    preview = _prompt_preview(g.prompt or (members[0].prompt if members else None))
+    if preview:
+        w(f'<p class="preview">{esc(preview)}</p>\n')
+    if pkey and train:
+        links = others(pkey)
+        w(f'<p class="others"{"" if links else " hidden"}>same prompt in {"updates" if observe else "steps"}: ')
+        w('<span class="olist">')
+        w(", ".join(f'<a class="xlink" href="{esc(href)}">{esc(k)}</a>' for k, href in links))
+        w("</span></p>\n")
+    w(f'</header>\n<div class="group-body" id="{anchor}-body">\n')
+    if not with_prompt_per_member:
+        _prompt_block(w, _prompt_view(g.prompt, md))
+    w('\n<div class="members">\n')
+    max_adv = max((abs(m.advantage) for m in members if m.advantage is not None), default=0.0)
+    for m in members:
+        _member(
+            w, m, g, anchor, label, gkey, texts, max_adv, md, page_key, training_known, with_prompt_per_member, facts
+        )
+    w("</div>\n")
+    given = {id(m.messages) for m in members if m.messages is not None}
+    convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
+    if convs:
+        k = len(convs)
+        w(
+            f'<section class="convs" aria-label="Conversations of {label}">\n<h3>{k} conversation'
+            f"{'' if k == 1 else 's'} logged for this group, not attributable to one member</h3>\n"
+        )
+        for ci, conv in enumerate(convs):
+            w(
+                f'<details class="conv"{" open" if ci == 0 else ""}><summary>conversation {ci + 1} '
+                f"({len(conv)} messages)</summary>\n"
+            )
+            for mv in conv:
+                if mv.standalone:
+                    _message(w, mv)
+            w("\n</details>\n")
+        w("</section>\n")
+    w("</div>\n</section>\n")
+
+
+def _member(
+    w: Callable[[str], Any],
+    m: Member,
+    g: Group,
+    anchor: str,
+    label: str,
+    gkey: str,
+    texts: dict[str, int],
+    max_adv: float,
+    md: bool,
+    page_key: str,
+    training_known: bool,
+    own_prompt: bool,
+    facts: PageGroups,
+) -> None:
+    completion = m.completion
+    dup = g.id is not None and texts.get(m.full_text(), 0) > 1
+    cut = _cut(completion) is not None if completion is not None else any_cut_member(m)
+    msgs: list[MessageView] | None = None
+    unattributed: list[dict[str, Any]] = []
+    if m.messages is not None:
+        msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
+        facts.has_conversations = True
+        tools = sorted({c.name for msg in m.messages for c in msg.tool_calls})
+        facts.tool_names.update(tools)
+    else:
+        tools = []
+    badges = _badges(m, dup, cut, training_known)
+    badge_names = "|".join(t for _, t in badges)
+    facts.badge_names.update(t for _, t in badges)
+    if m.skip_reason:
+        facts.skip_reasons.add(m.skip_reason)
+    ma = f"{anchor}-m{m.member}"
+    summary = _summary(m)
+    w(
+        f'<article class="member" id="{ma}" aria-label="{label}, member {m.member}" '
+        f'data-cid="{esc(page_key)}:{gkey}:{m.member}" data-member="{m.member}" '
+        f'data-reward="{"" if m.reward is None else m.reward}" '
+        f'data-trained="{"null" if m.trained is None else ("true" if m.trained else "false")}" '
+        f'data-eligible="{"null" if m.eligible is None else ("true" if m.eligible else "false")}" '
+        f'data-skip="{esc(m.skip_reason or "")}" data-truncated="{"true" if m.truncated else "false"}" '
+        f'data-tools="{esc(" ".join(tools))}" data-toolerrors="{m.tool_errors}" '
+        f'data-dup="{"true" if dup else "false"}" data-badges="{esc(badge_names)}"'
+    )
+    if summary is not None:
+        w(f' data-summary="{esc(summary)}"')
+    w(
+        f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{m.member}</a>\n'
+        f'<span class="reward" title="reward">{esc(fmt(m.reward))}</span>\n'
+    )
+    if m.reward_raw is not None and m.reward_raw != m.reward:
+        w(f'<span class="raw" title="reward before shaping">raw {esc(fmt(m.reward_raw))}</span>\n')
+    if m.judge_term:
+        w(f'<span class="judge" title="judge term of the reward">judge {esc(fmt(m.judge_term))}</span>\n')
+    if m.final_reward is not None:
+        w(f'<span class="raw">final {esc(fmt(m.final_reward))}</span>\n')
+    adv = m.advantage
+    if adv is not None and max_adv > 0:
+        bw = abs(adv) / max_adv * 50
+        x = 50.0 if adv >= 0 else 50.0 - bw
+        w(
+            '<svg class="advbar" viewBox="0 0 100 8" preserveAspectRatio="none" role="img" '
+            f'aria-label="advantage {esc(fmt(adv))}, scaled to the group\'s largest">'
+            f'<rect class="track" x="0" y="0" width="100" height="8"></rect><rect class="{"pos" if adv >= 0 else "neg"}" '
+            f'x="{_pct(x)}" y="1" width="{_pct(bw)}" height="6"></rect><line x1="50" y1="0" x2="50" y2="8"></line></svg>\n'
+        )
+    if adv is not None:
+        w(f'<span class="adv" title="advantage">adv {esc(fmt(adv))}</span>\n')
+    if m.advantage_min is not None:
+        w(
+            f'<span class="adv" title="advantage min and max over tokens">[{esc(fmt(m.advantage_min))}, '
+            f"{esc(fmt(m.advantage_max))}]</span>\n"
+        )
+    if m.tokens is not None:
+        w(f'<span class="tok">{esc(m.tokens)} tok</span>\n')
+    if m.seed is not None:
+        w(f'<span class="seed">seed {esc(m.seed)}</span>\n')
+    if m.messages is not None:
+        turns, calls = m.turns, m.n_tool_calls
+        w(
+            f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
+            f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
+        )
+    w('<span class="badges">')
+    for cls, text in badges:
+        w(f'<span class="chip {cls}">{esc(text)}</span>')
+    w(f'</span>\n</header>\n<p class="compact">{esc(compact_line(m))}</p>\n<div class="member-body">\n')
+    if m.prompt and g.id is None:
+        _prompt_block(w, _prompt_view(m.prompt, md))
+    if completion is not None:
+        w(
+            '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
+            '<div class="msg-head"><span class="role">completion</span></div>'
+        )
+        _text(w, completion, md)
+        w("</div>\n")
+    elif msgs is not None:
+        if not m.prefix:
+            w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')
+        elif (g.prompt is not None and not own_prompt) or m.prompt is not None:
+            w('<p class="note subtle">The conversation starts after the scenario\'s prefix.</p>\n')
+        for mv in msgs:
+            if mv.standalone:
+                _message(w, mv)
+        if not msgs:
+            w('<p class="missing">This member\'s conversation is empty.</p>\n')
+    elif not m.steps:
+        w('<p class="missing">This member\'s content was not exported.</p>\n')
+    if unattributed:
+        w('<p class="unattributed">step rewards without a message: ')
+        _chips(w, unattributed)
+        w("</p>\n")
+    if m.terminal_reward_raw is not None:
+        w(f'<p class="terminal">terminal reward {esc(fmt(m.terminal_reward_raw))}</p>\n')
+    if m.judge_explanation is not None:
+        w('<div class="judge-box"><div class="msg-head"><span class="role">judge explanation</span></div>')
+        _text(w, m.judge_explanation, md)
+        w("</div>\n")
+    if m.steps:
+        _steps(w, m)
+    if m.metadata not in (None, {}):
+        w(f'<details class="json"><summary>trajectory metadata</summary>{json_tree(m.metadata)}</details>\n')
+    w("</div>\n</article>\n")
+
+
+def member_prompt_view(p: Prompt | None, md: bool) -> PromptView | None:
+    """The prompt of a PPO member (kept for callers of the view layer)."""
+    return _prompt_view(p, md)
