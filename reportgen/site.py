@@ -572,7 +572,7 @@ def build(
     restore = getattr(reader, "restore", None)
     if old is not None and restore is not None and old.get("reader") is not None:
         restore(old["reader"])
-    run = reader.scan()
+    run = reader.scan(jobs=options.jobs)
     if options.markdown == "auto":
         use_markdown = int(run.info.get("bytes_read") or 0) <= MARKDOWN_AUTO_LIMIT
         if not use_markdown:

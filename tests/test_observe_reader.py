@@ -353,3 +353,58 @@ def test_input_is_not_modified(tmp_path):
     before = hashlib.sha256(src.read_bytes()).hexdigest()
     build(str(src), tmp_path / "site")
     assert hashlib.sha256(src.read_bytes()).hexdigest() == before
+
+
+def _scan_everything(directory: Path, jobs: int):
+    reader = ObserveReader(Storage(str(directory)))
+    reader.notes = []
+    run = reader.scan(jobs=jobs)
+    its = [
+        (r.number, r.segment, r.status, r.rollouts, r.locator, r.notes, sorted(r.headline.items()))
+        for r in run.iterations
+    ]
+    return (
+        its,
+        run.warnings,
+        run.info,
+        run.segments,
+        run.prompt_index,
+        run.metrics.names(),
+        reader.notes,
+        reader.state(),
+    )
+
+
+@pytest.mark.parametrize("source", ["examples", "hostile", "demo"])
+def test_parallel_scan_is_the_serial_scan(source, tmp_path, monkeypatch):
+    """Lines parsed by worker processes, in many small ranges, give the same index as one serial pass."""
+    import reportgen.sources.observe as observe
+
+    from .hostile import write_observe
+
+    if source == "examples":
+        d = FIXTURES / "observe" / "examples"
+    elif source == "hostile":
+        d = write_observe(tmp_path / "h", big=50_000)
+    else:
+        d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
+    serial = _scan_everything(d, 1)
+    monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
+    monkeypatch.setattr(observe, "_CHUNK", 997)  # ranges that start and end inside lines
+    parallel = _scan_everything(d, 3)
+    assert parallel == serial
+
+
+def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):
+    import reportgen.sources.observe as observe
+
+    o = Obs().run()
+    for n in range(1, 30):
+        simple(o, n, "a" * 300, "b" * 300)
+    data = o.text().encode() + b'{"v":2,"type":"run","segment":9,"batch_id":0,"batch_index":0,"batch_len":1}\n'
+    (tmp_path / "observe.jsonl").write_bytes(data)
+    monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
+    monkeypatch.setattr(observe, "_CHUNK", 512)
+    with pytest.raises(InputError) as e:
+        ObserveReader(Storage(str(tmp_path))).scan(jobs=2)
+    assert e.value.line == data.count(b"\n")

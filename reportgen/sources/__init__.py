@@ -2,8 +2,10 @@
 
 A reader never renders.  Every reader offers:
 
-* ``scan() -> Run``: one pass over the input that builds the small run object
-  (header, iteration list, metrics, warnings); no texts are kept.
+* ``scan(jobs=1) -> Run``: one pass over the input that builds the small run
+  object (header, iteration list, metrics, warnings); no texts are kept.
+  ``jobs`` lets a reader parse in worker processes (observe does, for large
+  files); the result is the same.
 * ``load(ref) -> Iteration``: the texts of one iteration, read again from the
   input, so memory is bounded by the largest iteration.
 * ``logtree_bytes(ref) -> bytes | None``: an existing logtree JSON to copy
@@ -23,7 +25,7 @@ class Reader(Protocol):
 
     storage: Storage
 
-    def scan(self) -> Run: ...
+    def scan(self, jobs: int = 1) -> Run: ...
 
     def load(self, ref: IterationRef) -> Iteration: ...
 

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 from array import array
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
@@ -112,6 +115,99 @@ def _header_ok(rec: dict[str, Any]) -> bool:
     return isinstance(rec.get("type"), str)
 
 
+_UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
+# line codes of the classifier
+_BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL = range(7)
+_PARALLEL_MIN = 32 << 20  # below this, forking workers costs more than it saves
+
+
+def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
+    """What the scan keeps of a record: (type, segment, batch_id, batch_index, batch_len, ...).
+
+    Rollouts add (update, prompt key); prompts their key; update records the
+    update number and the record; run records the record; selection and
+    outcome records the update number.  Texts are never kept.
+    """
+    kind = rec["type"]
+    head = (kind, rec["segment"], rec["batch_id"], rec["batch_index"], rec["batch_len"])
+    if kind == "rollout":
+        return (*head, rec.get("update"), rec.get("prompt"))
+    if kind == "prompt":
+        return (*head, rec.get("key"))
+    if kind == "run":
+        return (*head, rec)
+    if kind == "update":
+        return (*head, rec.get("update"), rec)
+    return (*head, rec.get("update"))
+
+
+def _classify(raw: bytes) -> tuple[int, Any]:
+    """(code, slim record or detail) of one line that is not blank."""
+    try:
+        rec, replaced = parse_line(raw)
+    except LineError as exc:
+        return _UNREADABLE, str(exc)
+    if not isinstance(rec, dict) or not _header_ok(rec):
+        v = rec.get("v") if isinstance(rec, dict) else None
+        if isinstance(v, int) and not isinstance(v, bool) and v != 1:
+            return _NOT_RECORD, v
+        return _NOT_RECORD, None
+    v = rec.get("v")
+    if v != 1 or isinstance(v, bool):
+        return _BAD_VERSION, v
+    return (_REPLACED if replaced else _OK), _slim(rec)
+
+
+def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
+    """Classify the complete lines of ``data``; returns the bytes after the last newline."""
+    lines = data.split(b"\n")
+    rest = lines.pop()
+    for raw in lines:
+        if not raw.strip():
+            out.append((len(raw), _BLANK, None))
+        else:
+            code, detail = _classify(raw)
+            out.append((len(raw), code, detail))
+    return rest
+
+
+def _classify_stream(f: IO[bytes], offset: int) -> Iterator[tuple[int, int, Any]]:
+    if offset:
+        f.seek(offset)
+    buf = b""
+    while True:
+        chunk = f.read(_CHUNK)
+        if not chunk:
+            break
+        out: list[tuple[int, int, Any]] = []
+        buf = _classify_lines(buf + chunk, out)
+        yield from out
+    if buf:
+        yield len(buf), _TAIL, None
+
+
+def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int, Any]]:
+    """In a worker: classify the lines that start in [a, b) (the first one at or after a)."""
+    path, a, b, base, size = task
+    out: list[tuple[int, int, Any]] = []
+    with open(path, "rb") as f:
+        start = a
+        if a > base:
+            f.seek(a - 1)
+            if f.read(1) != b"\n":  # a is inside a line: the previous range owns it
+                f.readline()
+                start = f.tell()
+        f.seek(start)
+        want = b - start
+        data = f.read(want) if want > 0 else b""
+        if want > 0 and len(data) == want and not data.endswith(b"\n"):
+            data += f.readline()  # finish the line that crosses b
+    rest = _classify_lines(data, out)
+    if rest:
+        out.append((len(rest), _TAIL, None))
+    return out
+
+
 class ObserveReader:
     """Reads one ``observe.jsonl`` (see the module docstring)."""
 
@@ -135,8 +231,13 @@ class ObserveReader:
             self.notes.append((line, kind, message))
 
     # ------------------------------------------------------------------ scan
-    def scan(self) -> Run:
-        """Index the file and build the run (no texts)."""
+    def scan(self, jobs: int = 1) -> Run:
+        """Index the file and build the run (no texts).
+
+        With ``jobs > 1`` and a large local file, the lines are parsed by
+        forked worker processes (``_classify_range``) and the batches are
+        assembled here, in file order, exactly as in a serial scan.
+        """
         run = Run(format="observe", source=self.storage.display_root, title="")
         if not self.storage.is_file(self.file):
             # an empty export, not an error (reader.rs)
@@ -146,7 +247,8 @@ class ObserveReader:
         st = self._st
         segments = st.segments
         active = st.active
-        open_batch: list[tuple[dict[str, Any], int, int]] = []
+        # (slim record, start, end) of the batch being assembled
+        open_batch: list[tuple[tuple[Any, ...], int, int]] = []
         open_key: tuple[int, int, int] | None = None
         batch_line = 0
         # counters since the last committed offset: lines after it are read again next time
@@ -156,25 +258,25 @@ class ObserveReader:
         utf8 = st.utf8_replaced
         pending_tail = 0
 
-        def ingest(batch: list[tuple[dict[str, Any], int, int]], bline: int) -> None:
+        def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
             end = batch[-1][2]
             for pos, (rec, s, e) in enumerate(batch):
-                kind = rec.get("type")
-                seg = rec["segment"]
+                kind, seg = rec[0], rec[1]
                 if kind == "run":
-                    resumed = int_or_none(rec.get("resumed_from_update"))
-                    every = int_or_none(rec.get("every"))
-                    params = rec.get("params")
+                    full = rec[5]
+                    resumed = int_or_none(full.get("resumed_from_update"))
+                    every = int_or_none(full.get("every"))
+                    params = full.get("params")
                     segments.append(
                         _Segment(
                             seg,
-                            str_or_none(rec.get("algorithm")),
-                            str_or_none(rec.get("model")),
+                            str_or_none(full.get("algorithm")),
+                            str_or_none(full.get("model")),
                             max(every, 1) if every is not None else None,
                             params if isinstance(params, dict) else {},
                             resumed,
-                            str_or_none(rec.get("time")),
+                            str_or_none(full.get("time")),
                             bline,
                         )
                     )
@@ -185,11 +287,11 @@ class ObserveReader:
                             active[k] = min(active[k], resumed)
                     active[seg] = math.inf
                 elif kind == "prompt":
-                    key = rec.get("key")
+                    key = rec[5]
                     if isinstance(key, str):
                         self._prompts[(seg, key)] = (s, e)
-                elif kind in ("rollout", "selection", "outcome", "update"):
-                    n = int_or_none(rec.get("update"))
+                elif kind in _UPDATE_KINDS:
+                    n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
                         continue
                     u = self._updates.get((seg, n))
@@ -199,16 +301,17 @@ class ObserveReader:
                         if not u.rollout_spans or u.rollout_spans[-1] != (start, end):
                             u.rollout_spans.append((start, end))
                         u.rollouts += 1
-                        pk = rec.get("prompt")
+                        pk = rec[6]
                         if isinstance(pk, str):
                             u.prompt_keys.add(pk)
                     elif kind == "update":
+                        full = rec[6]
                         if self.notes is not None:
-                            self._note_metrics(rec.get("metrics"), bline + pos)
-                        status = rec.get("status")
+                            self._note_metrics(full.get("metrics"), bline + pos)
+                        status = full.get("status")
                         u.status = status if isinstance(status, str) else "completed"
-                        u.time = str_or_none(rec.get("time"))
-                        u.metrics = self._metric_row(rec.get("metrics"))
+                        u.time = str_or_none(full.get("time"))
+                        u.metrics = self._metric_row(full.get("metrics"))
                     else:
                         u.side_spans.append((s, e))
 
@@ -222,85 +325,67 @@ class ObserveReader:
             )
 
         try:
-            with self.storage.open(self.file) as f:
-                offset = st.consumed
-                if offset:
-                    f.seek(offset)
-                buf = b""
-                while True:
-                    chunk = f.read(_CHUNK)
-                    if not chunk:
-                        break
-                    buf += chunk
-                    lines = buf.split(b"\n")
-                    buf = lines.pop()  # the part after the last \n: maybe torn
-                    for raw in lines:
-                        line_no += 1
-                        start = offset
-                        offset += len(raw) + 1
-                        if not raw.strip():
-                            if not open_batch:
-                                commit(offset)
-                            continue
-                        try:
-                            rec, replaced = parse_line(raw)
-                        except LineError as exc:
-                            skipped_lines += 1
-                            self._note(line_no, "unreadable line", f"not JSON ({exc})")
-                            continue
-                        if replaced:
-                            utf8 += 1
-                            self._note(line_no, "invalid UTF-8", "replaced by U+FFFD")
-                        if not isinstance(rec, dict) or not _header_ok(rec):
-                            v = rec.get("v") if isinstance(rec, dict) else None
-                            if isinstance(v, int) and not isinstance(v, bool) and v != 1:
-                                raise InputError(
-                                    f"schema version v={v}; this reportgen reads v=1 only", self.path, line_no
-                                )
-                            skipped_lines += 1
+            offset = st.consumed
+            for size, code, rec in self._classified(offset, jobs):
+                if code == _TAIL:
+                    pending_tail = size
+                    break
+                line_no += 1
+                start = offset
+                offset += size + 1
+                if code == _BLANK:
+                    if not open_batch:
+                        commit(offset)
+                    continue
+                if code == _UNREADABLE:
+                    skipped_lines += 1
+                    self._note(line_no, "unreadable line", f"not JSON ({rec})")
+                    continue
+                if code == _NOT_RECORD:
+                    if rec is not None:  # another integer v
+                        raise InputError(f"schema version v={rec}; this reportgen reads v=1 only", self.path, line_no)
+                    skipped_lines += 1
+                    self._note(
+                        line_no,
+                        "unreadable line",
+                        "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong",
+                    )
+                    continue
+                if code == _BAD_VERSION:
+                    raise InputError(f"schema version v={rec!r}; this reportgen reads v=1 only", self.path, line_no)
+                if code == _REPLACED:
+                    utf8 += 1
+                    self._note(line_no, "invalid UTF-8", "replaced by U+FFFD")
+                key = (rec[1], rec[2], rec[4])
+                index = rec[3]
+                if open_batch and key == open_key and index == len(open_batch):
+                    open_batch.append((rec, start, offset))
+                else:
+                    if open_batch:
+                        broken_batches += 1
+                        if self.notes is not None and open_key is not None:
                             self._note(
-                                line_no,
-                                "unreadable line",
-                                "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong",
+                                batch_line,
+                                "broken batch",
+                                f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
+                                f"{open_key[2]} lines, broken off by line {line_no}",
                             )
-                            continue
-                        v = rec.get("v")
-                        if v != 1 or isinstance(v, bool):
-                            raise InputError(
-                                f"schema version v={v!r}; this reportgen reads v=1 only", self.path, line_no
-                            )
-                        key = (rec["segment"], rec["batch_id"], rec["batch_len"])
-                        if open_batch and key == open_key and rec["batch_index"] == len(open_batch):
-                            open_batch.append((rec, start, offset))
-                        else:
-                            if open_batch:
-                                broken_batches += 1
-                                if self.notes is not None and open_key is not None:
-                                    self._note(
-                                        batch_line,
-                                        "broken batch",
-                                        f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
-                                        f"{open_key[2]} lines, broken off by line {line_no}",
-                                    )
-                                open_batch = []
-                            if rec["batch_index"] != 0:
-                                skipped_lines += 1
-                                self._note(
-                                    line_no,
-                                    "unreadable line",
-                                    f"stray line: batch_index {rec['batch_index']} of batch {rec['batch_id']} "
-                                    "outside its batch",
-                                )
-                                continue
-                            open_key = key
-                            open_batch = [(rec, start, offset)]
-                            batch_line = line_no
-                        if len(open_batch) == rec["batch_len"]:
-                            ingest(open_batch, batch_line)
-                            open_batch = []
-                            commit(offset)
-                    del lines
-                pending_tail = len(buf)
+                        open_batch = []
+                    if index != 0:
+                        skipped_lines += 1
+                        self._note(
+                            line_no,
+                            "unreadable line",
+                            f"stray line: batch_index {index} of batch {rec[2]} outside its batch",
+                        )
+                        continue
+                    open_key = key
+                    open_batch = [(rec, start, offset)]
+                    batch_line = line_no
+                if len(open_batch) == rec[4]:
+                    ingest(open_batch, batch_line)
+                    open_batch = []
+                    commit(offset)
         except OSError as exc:
             raise InputError(f"cannot read: {exc}", self.path) from exc
         consumed = st.consumed
@@ -312,13 +397,14 @@ class ObserveReader:
         if broken_batches:
             run.warnings.append(f"{self.path}: {broken_batches} batch(es) broken off by a newer one were skipped.")
         if open_batch:
+            n_open = open_batch[0][0][4]
             self._note(
                 batch_line,
                 "unfinished batch",
-                f"the last batch has {len(open_batch)} of {open_batch[0][0]['batch_len']} lines (a live or crashed run)",
+                f"the last batch has {len(open_batch)} of {n_open} lines (a live or crashed run)",
             )
             run.warnings.append(
-                f"{self.path}: the last batch is unfinished ({len(open_batch)} of {open_batch[0][0]['batch_len']}"
+                f"{self.path}: the last batch is unfinished ({len(open_batch)} of {n_open}"
                 " lines): left unread (a live or crashed run)."
             )
         if pending_tail:
@@ -330,6 +416,28 @@ class ObserveReader:
         run.info["lines"] = line_no
         return run
 
+    def _classified(self, offset: int, jobs: int) -> Iterator[tuple[int, int, Any]]:
+        """(bytes, code, slim record or detail) of every line from ``offset``, in file order."""
+        size = None
+        if jobs > 1 and not self.storage.remote and "fork" in multiprocessing.get_all_start_methods():
+            try:
+                size = self.storage.size(self.file)
+            except (OSError, InputError):
+                size = None
+        if size is None or size - offset < _PARALLEL_MIN:
+            with self.storage.open(self.file) as f:
+                yield from _classify_stream(f, offset)
+            return
+        path = self.storage.local_path(self.file)
+        step = max(_CHUNK, -(-(size - offset) // (jobs * 8)))
+        bounds = [(a, min(a + step, size)) for a in range(offset, size, step)]
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
+            for part in results:
+                yield from part
+
+    # ----------------------------------------------------------- incremental
     # ----------------------------------------------------------- incremental
     def _fingerprint(self, end: int) -> list[str]:
         """Hashes of the file's head and of the bytes just before ``end``."""

@@ -188,7 +188,7 @@ class TinkerReader:
         self.storage = storage
 
     # ------------------------------------------------------------------ scan
-    def scan(self) -> Run:
+    def scan(self, jobs: int = 1) -> Run:
         """One pass over the run: header, metrics, iteration list; no texts."""
         st = self.storage
         title = posixpath.basename(st.root.rstrip("/").replace("\\", "/")) or st.display()

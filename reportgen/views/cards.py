@@ -434,63 +434,83 @@ def _member(
     own_prompt: bool,
     facts: PageGroups,
 ) -> None:
+    # the hottest function of a build (once per rollout): few calls, one f-string per part
     completion = m.completion
-    dup = g.id is not None and texts.get(m.full_text(), 0) > 1
-    cut = _cut(completion) is not None if completion is not None else any_cut_member(m)
-    msgs: list[MessageView] | None = None
-    unattributed: list[dict[str, Any]] = []
-    if m.messages is not None:
-        msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
-        facts.has_conversations = True
-        tools = sorted({c.name for msg in m.messages for c in msg.tool_calls})
-        facts.tool_names.update(tools)
+    member = m.member
+    if completion is not None:
+        dup = texts.get(completion, 0) > 1 if g.id is not None else False
+        cut = _cut(completion) is not None
+        msgs: list[MessageView] | None = None
+        unattributed: list[dict[str, Any]] = []
+        tools: list[str] = []
+        first = completion.strip()
+        nl = first.find("\n")
+        if nl >= 0:
+            first = first[:nl]
+        compact = first[:160] + "…" if len(first) > 160 else first
+        tool_errors = 0
     else:
-        tools = []
+        dup = g.id is not None and texts.get(m.full_text(), 0) > 1
+        cut = any_cut_member(m)
+        msgs = None
+        unattributed = []
+        if m.messages is not None:
+            msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
+            facts.has_conversations = True
+            tools = sorted({c.name for msg in m.messages for c in msg.tool_calls})
+            facts.tool_names.update(tools)
+        else:
+            tools = []
+        compact = compact_line(m)
+        tool_errors = m.tool_errors
     badges = _badges(m, dup, cut, training_known)
-    badge_names = "|".join(t for _, t in badges)
-    facts.badge_names.update(t for _, t in badges)
-    if m.skip_reason:
-        facts.skip_reasons.add(m.skip_reason)
-    ma = f"{anchor}-m{m.member}"
-    summary = _summary(m)
+    names = [t for _, t in badges]
+    facts.badge_names.update(names)
+    skip = m.skip_reason
+    if skip:
+        facts.skip_reasons.add(skip)
+    ma = f"{anchor}-m{member}"
+    summary = _summary(m) if m.metadata is not None else None
+    summ = "" if summary is None else f' data-summary="{_esc_str(summary)}"'
+    reward = m.reward
+    trained = m.trained
+    eligible = m.eligible
     w(
-        f'<article class="member" id="{ma}" aria-label="{label}, member {m.member}" '
-        f'data-cid="{esc(page_key)}:{gkey}:{m.member}" data-member="{m.member}" '
-        f'data-reward="{"" if m.reward is None else m.reward}" '
-        f'data-trained="{"null" if m.trained is None else ("true" if m.trained else "false")}" '
-        f'data-eligible="{"null" if m.eligible is None else ("true" if m.eligible else "false")}" '
-        f'data-skip="{esc(m.skip_reason or "")}" data-truncated="{"true" if m.truncated else "false"}" '
-        f'data-tools="{esc(" ".join(tools))}" data-toolerrors="{m.tool_errors}" '
-        f'data-dup="{"true" if dup else "false"}" data-badges="{esc(badge_names)}"'
+        f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
+        f'data-cid="{_esc_str(page_key)}:{gkey}:{member}" data-member="{member}" '
+        f'data-reward="{"" if reward is None else reward}" '
+        f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
+        f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}" '
+        f'data-skip="{_esc_str(skip) if skip else ""}" data-truncated="{"true" if m.truncated else "false"}" '
+        f'data-tools="{_esc_str(" ".join(tools)) if tools else ""}" data-toolerrors="{tool_errors}" '
+        f'data-dup="{"true" if dup else "false"}" data-badges="{_esc_str("|".join(names))}"'
+        f"{summ}"
+        f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
+        f'<span class="reward" title="reward">{fmt(reward)}</span>\n'
     )
-    if summary is not None:
-        w(f' data-summary="{esc(summary)}"')
-    w(
-        f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{m.member}</a>\n'
-        f'<span class="reward" title="reward">{esc(fmt(m.reward))}</span>\n'
-    )
-    if m.reward_raw is not None and m.reward_raw != m.reward:
-        w(f'<span class="raw" title="reward before shaping">raw {esc(fmt(m.reward_raw))}</span>\n')
+    if m.reward_raw is not None and m.reward_raw != reward:
+        w(f'<span class="raw" title="reward before shaping">raw {fmt(m.reward_raw)}</span>\n')
     if m.judge_term:
-        w(f'<span class="judge" title="judge term of the reward">judge {esc(fmt(m.judge_term))}</span>\n')
+        w(f'<span class="judge" title="judge term of the reward">judge {fmt(m.judge_term)}</span>\n')
     if m.final_reward is not None:
-        w(f'<span class="raw">final {esc(fmt(m.final_reward))}</span>\n')
+        w(f'<span class="raw">final {fmt(m.final_reward)}</span>\n')
     adv = m.advantage
-    if adv is not None and max_adv > 0:
-        bw = abs(adv) / max_adv * 50
-        x = 50.0 if adv >= 0 else 50.0 - bw
-        w(
-            '<svg class="advbar" viewBox="0 0 100 8" preserveAspectRatio="none" role="img" '
-            f'aria-label="advantage {esc(fmt(adv))}, scaled to the group\'s largest">'
-            f'<rect class="track" x="0" y="0" width="100" height="8"></rect><rect class="{"pos" if adv >= 0 else "neg"}" '
-            f'x="{_pct(x)}" y="1" width="{_pct(bw)}" height="6"></rect><line x1="50" y1="0" x2="50" y2="8"></line></svg>\n'
-        )
     if adv is not None:
-        w(f'<span class="adv" title="advantage">adv {esc(fmt(adv))}</span>\n')
+        a = fmt(adv)
+        if max_adv > 0:
+            bw = abs(adv) / max_adv * 50
+            w(
+                '<svg class="advbar" viewBox="0 0 100 8" preserveAspectRatio="none" role="img" '
+                f'aria-label="advantage {a}, scaled to the group\'s largest">'
+                '<rect class="track" x="0" y="0" width="100" height="8"></rect>'
+                f'<rect class="{"pos" if adv >= 0 else "neg"}" x="{50.0 if adv >= 0 else 50.0 - bw:.2f}" y="1" '
+                f'width="{bw:.2f}" height="6"></rect><line x1="50" y1="0" x2="50" y2="8"></line></svg>\n'
+            )
+        w(f'<span class="adv" title="advantage">adv {a}</span>\n')
     if m.advantage_min is not None:
         w(
-            f'<span class="adv" title="advantage min and max over tokens">[{esc(fmt(m.advantage_min))}, '
-            f"{esc(fmt(m.advantage_max))}]</span>\n"
+            f'<span class="adv" title="advantage min and max over tokens">[{fmt(m.advantage_min)}, '
+            f"{fmt(m.advantage_max)}]</span>\n"
         )
     if m.tokens is not None:
         w(f'<span class="tok">{esc(m.tokens)} tok</span>\n')
@@ -502,10 +522,11 @@ def _member(
             f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
         )
-    w('<span class="badges">')
-    for cls, text in badges:
-        w(f'<span class="chip {cls}">{esc(text)}</span>')
-    w(f'</span>\n</header>\n<p class="compact">{esc(compact_line(m))}</p>\n<div class="member-body">\n')
+    chips = "".join([f'<span class="chip {cls}">{_esc_str(text)}</span>' for cls, text in badges])
+    w(
+        f'<span class="badges">{chips}</span>\n</header>\n<p class="compact">{_esc_str(compact)}</p>\n'
+        '<div class="member-body">\n'
+    )
     if m.prompt and g.id is None:
         _prompt_block(w, _prompt_view(m.prompt, md))
     if completion is not None:
@@ -532,7 +553,7 @@ def _member(
         _chips(w, unattributed)
         w("</p>\n")
     if m.terminal_reward_raw is not None:
-        w(f'<p class="terminal">terminal reward {esc(fmt(m.terminal_reward_raw))}</p>\n')
+        w(f'<p class="terminal">terminal reward {fmt(m.terminal_reward_raw)}</p>\n')
     if m.judge_explanation is not None:
         w('<div class="judge-box"><div class="msg-head"><span class="role">judge explanation</span></div>')
         _text(w, m.judge_explanation, md)
