@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
 
+import orjson
+
 from ..errors import InputError
 from ..model import (
     Group,
@@ -162,12 +164,46 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
     """Classify the complete lines of ``data``; returns the bytes after the last newline."""
     lines = data.split(b"\n")
     rest = lines.pop()
+    loads = orjson.loads
+    decode_error = orjson.JSONDecodeError
+    append = out.append
     for raw in lines:
+        # the common case inline (a well-formed record of the current schema); anything
+        # else takes the careful path of _classify, which gives the same answer for it
+        try:
+            rec = loads(raw)
+        except decode_error:
+            rec = None
+        if type(rec) is dict:
+            kind = rec.get("type")
+            seg = rec.get("segment")
+            bid = rec.get("batch_id")
+            bi = rec.get("batch_index")
+            bl = rec.get("batch_len")
+            v = rec.get("v")
+            if (
+                type(kind) is str
+                and type(seg) is int
+                and type(bid) is int
+                and type(bi) is int
+                and type(bl) is int
+                and type(v) is int
+                and v == 1
+                and seg >= 0
+                and bid >= 0
+                and bi >= 0
+                and bl >= 1
+            ):
+                if kind == "rollout":
+                    append((len(raw), _OK, (kind, seg, bid, bi, bl, rec.get("update"), rec.get("prompt"))))
+                else:
+                    append((len(raw), _OK, _slim(rec)))
+                continue
         if not raw.strip():
-            out.append((len(raw), _BLANK, None))
+            append((len(raw), _BLANK, None))
         else:
             code, detail = _classify(raw)
-            out.append((len(raw), code, detail))
+            append((len(raw), code, detail))
     return rest
 
 
@@ -261,8 +297,16 @@ class ObserveReader:
         def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
             end = batch[-1][2]
+            last: tuple[Any, _UpdateIndex] | None = None  # (update number, index) of the previous rollout
             for pos, (rec, s, e) in enumerate(batch):
                 kind, seg = rec[0], rec[1]
+                if kind == "rollout" and last is not None and rec[5] == last[0] and type(rec[5]) is int:
+                    same = last[1]  # the same update as the previous rollout of this batch
+                    same.rollouts += 1
+                    pk = rec[6]
+                    if type(pk) is str:
+                        same.prompt_keys.add(pk)
+                    continue
                 if kind == "run":
                     full = rec[5]
                     resumed = int_or_none(full.get("resumed_from_update"))
@@ -294,10 +338,12 @@ class ObserveReader:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
                         continue
-                    u = self._updates.get((seg, n))
-                    if u is None:
-                        u = self._updates[(seg, n)] = _UpdateIndex(seg, n)
+                    found = self._updates.get((seg, n))
+                    if found is None:
+                        found = self._updates[(seg, n)] = _UpdateIndex(seg, n)
+                    u = found
                     if kind == "rollout":
+                        last = (n, u)
                         if not u.rollout_spans or u.rollout_spans[-1] != (start, end):
                             u.rollout_spans.append((start, end))
                         u.rollouts += 1
@@ -327,6 +373,19 @@ class ObserveReader:
         try:
             offset = st.consumed
             for size, code, rec in self._classified(offset, jobs):
+                if (
+                    code == _OK
+                    and open_batch
+                    and rec[3] == len(open_batch)
+                    and rec[4] != rec[3] + 1
+                    and open_key == (rec[1], rec[2], rec[4])
+                ):
+                    # the common case first: the next line of the open batch, not its last
+                    line_no += 1
+                    start = offset
+                    offset += size + 1
+                    open_batch.append((rec, start, offset))
+                    continue
                 if code == _TAIL:
                     pending_tail = size
                     break
@@ -821,47 +880,71 @@ def _step_rewards(value: Any) -> list[StepReward]:
     return out
 
 
+def _num(v: Any) -> float | None:
+    """finite_or_none with the common cases first (called several times per rollout)."""
+    if v is None:
+        return None
+    if type(v) is float and v - v == 0.0:
+        return v  # type: ignore[no-any-return]
+    return finite_or_none(v)
+
+
 def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool | None) -> Member:
     """One rollout with the §2.7 merge applied."""
-    eligible = rec.get("eligible") if isinstance(rec.get("eligible"), bool) else None
-    if sel is not None and isinstance(sel.get("eligible"), bool):
-        eligible = sel["eligible"]
-    advantage = finite_or_none(rec.get("advantage"))
-    if advantage is None and sel is not None:
-        advantage = finite_or_none(sel.get("advantage"))
-    skip = str_or_none(rec.get("skip_reason"))
-    if skip is None and sel is not None:
-        skip = str_or_none(sel.get("skip_reason"))
+    g = rec.get
+    eligible = g("eligible")
+    if type(eligible) is not bool:
+        eligible = None
+    advantage = _num(g("advantage"))
+    skip = g("skip_reason")
+    if type(skip) is not str:
+        skip = None
+    if sel is not None:
+        if isinstance(sel.get("eligible"), bool):
+            eligible = sel["eligible"]
+        if advantage is None:
+            advantage = _num(sel.get("advantage"))
+        if skip is None:
+            skip = str_or_none(sel.get("skip_reason"))
     if trained_out is not None:
         trained: bool | None = trained_out
-    elif rec.get("trained") is False or eligible is False:
+    elif g("trained") is False or eligible is False:
         trained = False
     else:
         trained = None
-    seed = rec.get("seed")
-    completion = rec.get("completion")
-    is_completion = "completion" in rec
+    seed = g("seed")
+    tokens = g("tokens")
+    completion = g("completion", _ABSENT)
+    if completion is _ABSENT:
+        text = None
+        messages = _messages(g("messages"))
+    else:
+        text = completion if type(completion) is str else ("" if completion is None else str(completion))
+        messages = None
+    steps = g("step_rewards")
+    judge = g("judge_explanation")
     return Member(
         member=int(rec["member"]),
-        reward=finite_or_none(rec.get("reward")),
-        reward_raw=finite_or_none(rec.get("reward_raw")),
-        judge_term=finite_or_none(rec.get("judge_term")),
+        reward=_num(g("reward")),
+        reward_raw=_num(g("reward_raw")),
+        judge_term=_num(g("judge_term")),
         advantage=advantage,
-        advantage_min=finite_or_none(rec.get("advantage_min")),
-        advantage_max=finite_or_none(rec.get("advantage_max")),
-        tokens=int_or_none(rec.get("tokens")),
-        seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
-        truncated=rec.get("truncated") is True,
+        advantage_min=_num(g("advantage_min")),
+        advantage_max=_num(g("advantage_max")),
+        tokens=tokens if type(tokens) is int else None,
+        seed=seed if type(seed) is int else None,
+        truncated=g("truncated") is True,
         eligible=eligible,
         trained=trained,
         skip_reason=skip,
-        completion=(completion if isinstance(completion, str) else ("" if completion is None else str(completion)))
-        if is_completion
-        else None,
-        messages=None if is_completion else _messages(rec.get("messages")),
-        prefix=rec.get("prefix") is not False,
-        step_rewards=_step_rewards(rec.get("step_rewards")),
-        terminal_reward_raw=finite_or_none(rec.get("terminal_reward_raw")),
-        judge_explanation=str_or_none(rec.get("judge_explanation")),
-        metadata=rec.get("metadata"),
+        completion=text,
+        messages=messages,
+        prefix=g("prefix") is not False,
+        step_rewards=_step_rewards(steps) if steps else [],
+        terminal_reward_raw=_num(g("terminal_reward_raw")),
+        judge_explanation=judge if type(judge) is str else None,
+        metadata=g("metadata"),
     )
+
+
+_ABSENT = object()

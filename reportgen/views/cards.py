@@ -361,16 +361,17 @@ def _group(
                 continue
             h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
             cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
-            x = _pct(j * 100 / n)
+            x = f"{j * 100 / n:.2f}"
+            # fmt() writes digits, signs, dots, "e" and dashes only: nothing to escape
             w(
-                f'<g class="bar" data-target="{anchor}-m{m.member}"><title>#{m.member}: reward {esc(fmt(m.reward))}'
+                f'<g class="bar" data-target="{anchor}-m{m.member}"><title>#{m.member}: reward {fmt(m.reward)}'
                 f'</title><rect class="hit" x="{x}" y="0" width="{width}" height="20"></rect><rect class="{cls}" '
-                f'x="{x}" y="{_pct(20 - h / 5)}" width="{inner}" height="{_pct(h / 5)}"></rect></g>'
+                f'x="{x}" y="{20 - h / 5:.2f}" width="{inner}" height="{h / 5:.2f}"></rect></g>'
             )
         w("</svg>\n")
     w(
-        f'<span class="range" title="lowest … highest reward">{esc(fmt(rmin))} … {esc(fmt(rmax))}</span>\n'
-        f'<span class="stat">mean <b>{esc(fmt(mean))}</b></span>\n<span class="stat">std {esc(fmt(std))}</span>\n'
+        f'<span class="range" title="lowest … highest reward">{fmt(rmin)} … {fmt(rmax)}</span>\n'
+        f'<span class="stat">mean <b>{fmt(mean)}</b></span>\n<span class="stat">std {fmt(std)}</span>\n'
     )
     if training_known:
         w(f'<span class="stat">{sum(1 for m in members if m.trained)}/{n} trained</span>\n')

@@ -55,14 +55,24 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
         v: float = value  # type: ignore[assignment]
         if v != v or v == _INF or v == -_INF:
             return "–"
-        if v.is_integer() and -1e15 < v < 1e15:
-            return str(int(v))
-        a = v if v > 0 else -v
         if digits == 3:
-            return f"{v:.3g}" if a < 0.001 or a >= 1e9 else f"{v:.3f}"
-        if a < 10 ** (-digits) or a >= 1e9:
-            return f"{v:.{digits}g}"
-        return f"{v:.{digits}f}"
+            cached = _FMT3.get(v)  # rewards and advantages repeat: a dict lookup beats formatting
+            if cached is not None:
+                return cached
+        if v.is_integer() and -1e15 < v < 1e15:
+            out = str(int(v))
+        else:
+            a = v if v > 0 else -v
+            if digits != 3:
+                if a < 10 ** (-digits) or a >= 1e9:
+                    return f"{v:.{digits}g}"
+                return f"{v:.{digits}f}"
+            out = f"{v:.3g}" if a < 0.001 or a >= 1e9 else f"{v:.3f}"
+        if digits == 3:
+            if len(_FMT3) > 100_000:
+                _FMT3.clear()
+            _FMT3[v] = out
+        return out
     if value is None:
         return "–"
     if t is bool:
@@ -77,6 +87,7 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
 
 
 _INF = math.inf
+_FMT3: dict[float, str] = {}  # -0.0 and 0.0 share a key, and both show as "0"
 
 
 def pretty_json(value: Any) -> str:
