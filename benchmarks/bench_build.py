@@ -35,6 +35,43 @@ def bare_parse(path: Path) -> tuple[float, int]:
     return time.perf_counter() - t, n
 
 
+def text_bytes(path: Path) -> int:
+    """UTF-8 bytes of the texts the pages show: completions, messages, tool arguments, and each
+    group's prompt once per update (an approximation: it ignores visibility rules)."""
+    prompts: dict[str, int] = {}
+    shown: set[tuple[int, int, str]] = set()
+    total = 0
+
+    def msgs(value: object) -> int:
+        n = 0
+        for m in value if isinstance(value, list) else []:
+            if isinstance(m, dict):
+                c = m.get("content")
+                n += len(c.encode()) if isinstance(c, str) else 0
+                for call in m.get("tool_calls") or []:
+                    if isinstance(call, dict):
+                        n += len(orjson.dumps(call.get("arguments")))
+        return n
+
+    with open(path, "rb") as f:
+        for line in f:
+            try:
+                rec = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            kind = rec.get("type")
+            if kind == "prompt":
+                prompts[rec.get("key")] = msgs(rec.get("messages"))
+            elif kind == "rollout":
+                c = rec.get("completion")
+                total += len(c.encode()) if isinstance(c, str) else msgs(rec.get("messages"))
+                key = (rec.get("segment"), rec.get("update"), str(rec.get("group")))
+                if key not in shown:
+                    shown.add(key)
+                    total += prompts.get(rec.get("prompt"), 0)
+    return total
+
+
 def timed_build(source: Path, out: Path, *extra: str) -> tuple[float, float, str]:
     """(seconds, peak RSS MiB, last line) of ``reportgen build`` in a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -135,8 +172,14 @@ def main() -> None:
         rows.append(("rebuild / full build", f"{re_s / full_s:.2f}"))
     site = a.work / "site-full"
     html = [p for p in site.glob("*.html")]
-    text_bytes = sum(p.stat().st_size for p in site.glob("*.html")) + sum(p.stat().st_size for p in site.glob("*.json"))
-    rows.append(("site size (pages + logtree JSON)", f"{text_bytes / (1 << 20):.1f} MiB"))
+    site_bytes = sum(p.stat().st_size for p in site.glob("*.html")) + sum(p.stat().st_size for p in site.glob("*.json"))
+    texts = text_bytes(full_src / "observe.jsonl")
+    pages = sum(p.stat().st_size for p in html)
+    rows.append(("texts shown (completions, messages, prompts once per group)", f"{texts / (1 << 20):.1f} MiB"))
+    rows.append(("HTML pages", f"{pages / (1 << 20):.1f} MiB ({pages / texts:.1f}x the texts)"))
+    rows.append(
+        ("site size (pages + logtree JSON)", f"{site_bytes / (1 << 20):.1f} MiB ({site_bytes / texts:.1f}x the texts)")
+    )
     if html:
         largest = max(html, key=lambda p: p.stat().st_size)
         load = browser_load(largest)
