@@ -88,8 +88,57 @@
       members.push(m);
       if (m.cid) byCid[m.cid] = m;
     });
+    drawBars(g);
     groups.push(g);
   });
+
+  // the reward mini-bars of a group and the advantage bar of each member are drawn here, from
+  // the members' data-reward and data-adv: pictures of numbers the page already shows as text
+  function svgEl(tag, attrs, parent) {
+    var e = doc.createElementNS("http://www.w3.org/2000/svg", tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function drawBars(g) {
+    var ms = g.members, n = ms.length;
+    if (!n) return;
+    var rewards = ms.map(function (m) { return m.reward; }).filter(function (r) { return r !== null; });
+    var h2 = $(".group-head h2", g.el);
+    if (rewards.length && h2) {
+      var lo = Math.min.apply(null, rewards), hi = Math.max.apply(null, rewards), span = hi - lo;
+      var shown = ms.map(function (m) { var r = $(".member-head .reward", m.el); return r ? r.textContent : "–"; });
+      var svg = svgEl("svg", { "class": "minibars", viewBox: "0 0 100 20", preserveAspectRatio: "none", role: "group",
+        "aria-label": "rewards of the members: " + shown.join(", ") });
+      ms.forEach(function (m, i) {
+        if (m.reward === null) return;
+        var h = span === 0 ? 100 : 15 + 85 * (m.reward - lo) / span;
+        var cls = m.reward > 0 ? "pos" : (m.reward < 0 ? "neg" : "zero");
+        var x = (i * 100 / n).toFixed(2);
+        var gb = svgEl("g", { "class": "bar", "data-target": m.el.id }, svg);
+        svgEl("title", {}, gb).textContent = "#" + m.el.dataset.member + ": reward " + shown[i];
+        svgEl("rect", { "class": "hit", x: x, y: "0", width: (100 / n).toFixed(2), height: "20" }, gb);
+        svgEl("rect", { "class": cls, x: x, y: (20 - h / 5).toFixed(2), width: (100 / n * 0.8).toFixed(2),
+          height: (h / 5).toFixed(2) }, gb);
+      });
+      h2.parentNode.insertBefore(svg, h2.nextSibling);
+    }
+    var advs = ms.map(function (m) { return num(m.el.dataset.adv); });
+    var most = Math.max.apply(null, advs.map(function (a) { return a === null ? 0 : Math.abs(a); }));
+    if (!(most > 0)) return;
+    ms.forEach(function (m, i) {
+      var a = advs[i], label = $(".member-head .adv", m.el);
+      if (a === null || !label) return;
+      var w = Math.abs(a) / most * 50;
+      var svg = svgEl("svg", { "class": "advbar", viewBox: "0 0 100 8", preserveAspectRatio: "none", role: "img",
+        "aria-label": "advantage " + label.textContent.replace(/^adv /, "") + ", scaled to the group's largest" });
+      svgEl("rect", { "class": "track", x: "0", y: "0", width: "100", height: "8" }, svg);
+      svgEl("rect", { "class": a >= 0 ? "pos" : "neg", x: (a >= 0 ? 50 : 50 - w).toFixed(2), y: "1",
+        width: w.toFixed(2), height: "6" }, svg);
+      svgEl("line", { x1: "50", y1: "0", x2: "50", y2: "8" }, svg);
+      label.parentNode.insertBefore(svg, label);
+    });
+  }
 
   function memberText(m) {
     if (m.text === null) {

@@ -267,10 +267,6 @@ def _jinja_str(v: Any) -> str:
     return v if isinstance(v, str) else str(v)
 
 
-def _pct(x: float) -> str:
-    return f"{x:.2f}"
-
-
 class PageGroups:
     """What the groups of one page contribute to the rest of the page (filters, flags)."""
 
@@ -348,27 +344,6 @@ def _group(
         f'data-spread="{"" if spread is None else spread}">\n<header class="group-head">\n'
         f'<h2 id="{anchor}-h"><a class="anchor" href="#{anchor}">{label}</a></h2>\n'
     )
-    if rewards and rmin is not None and rmax is not None:
-        span = rmax - rmin
-        w(
-            '<svg class="minibars" viewBox="0 0 100 20" preserveAspectRatio="none" role="group" '
-            f'aria-label="rewards of the members: {esc(", ".join(fmt(m.reward) for m in members))}">'
-        )
-        width = _pct(100 / n)
-        inner = _pct(100 / n * 0.8)
-        for j, m in enumerate(members):
-            if m.reward is None:
-                continue
-            h = 100.0 if span == 0 else 15 + 85 * (m.reward - rmin) / span
-            cls = "pos" if m.reward > 0 else ("neg" if m.reward < 0 else "zero")
-            x = f"{j * 100 / n:.2f}"
-            # fmt() writes digits, signs, dots, "e" and dashes only: nothing to escape
-            w(
-                f'<g class="bar" data-target="{anchor}-m{m.member}"><title>#{m.member}: reward {fmt(m.reward)}'
-                f'</title><rect class="hit" x="{x}" y="0" width="{width}" height="20"></rect><rect class="{cls}" '
-                f'x="{x}" y="{20 - h / 5:.2f}" width="{inner}" height="{h / 5:.2f}"></rect></g>'
-            )
-        w("</svg>\n")
     w(
         f'<span class="range" title="lowest … highest reward">{fmt(rmin)} … {fmt(rmax)}</span>\n'
         f'<span class="stat">mean <b>{fmt(mean)}</b></span>\n<span class="stat">std {fmt(std)}</span>\n'
@@ -393,11 +368,8 @@ def _group(
     if not with_prompt_per_member:
         _prompt_block(w, _prompt_view(g.prompt, md))
     w('\n<div class="members">\n')
-    max_adv = max((abs(m.advantage) for m in members if m.advantage is not None), default=0.0)
     for m in members:
-        _member(
-            w, m, g, anchor, label, gkey, texts, max_adv, md, page_key, training_known, with_prompt_per_member, facts
-        )
+        _member(w, m, g, anchor, label, gkey, texts, md, page_key, training_known, with_prompt_per_member, facts)
     w("</div>\n")
     given = {id(m.messages) for m in members if m.messages is not None}
     convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
@@ -428,7 +400,6 @@ def _member(
     label: str,
     gkey: str,
     texts: dict[str, int],
-    max_adv: float,
     md: bool,
     page_key: str,
     training_known: bool,
@@ -474,6 +445,20 @@ def _member(
     summary = _summary(m) if m.metadata is not None else None
     summ = "" if summary is None else f' data-summary="{_esc_str(summary)}"'
     reward = m.reward
+    adv = m.advantage
+    adv_attr = "" if adv is None else f' data-adv="{adv}"'
+    # attributes at their default (empty, 0, false) are left out: reportgen.js reads them so
+    extra = ""
+    if skip:
+        extra += f' data-skip="{_esc_str(skip)}"'
+    if m.truncated:
+        extra += ' data-truncated="true"'
+    if tools:
+        extra += f' data-tools="{_esc_str(" ".join(tools))}"'
+    if tool_errors:
+        extra += f' data-toolerrors="{tool_errors}"'
+    if dup:
+        extra += ' data-dup="true"'
     trained = m.trained
     eligible = m.eligible
     w(
@@ -481,10 +466,9 @@ def _member(
         f'data-cid="{_esc_str(page_key)}:{gkey}:{member}" data-member="{member}" '
         f'data-reward="{"" if reward is None else reward}" '
         f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
-        f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}" '
-        f'data-skip="{_esc_str(skip) if skip else ""}" data-truncated="{"true" if m.truncated else "false"}" '
-        f'data-tools="{_esc_str(" ".join(tools)) if tools else ""}" data-toolerrors="{tool_errors}" '
-        f'data-dup="{"true" if dup else "false"}" data-badges="{_esc_str("|".join(names))}"'
+        f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}"'
+        f'{extra} data-badges="{_esc_str("|".join(names))}"'
+        f"{adv_attr}"
         f"{summ}"
         f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
         f'<span class="reward" title="reward">{fmt(reward)}</span>\n'
@@ -495,19 +479,9 @@ def _member(
         w(f'<span class="judge" title="judge term of the reward">judge {fmt(m.judge_term)}</span>\n')
     if m.final_reward is not None:
         w(f'<span class="raw">final {fmt(m.final_reward)}</span>\n')
-    adv = m.advantage
     if adv is not None:
-        a = fmt(adv)
-        if max_adv > 0:
-            bw = abs(adv) / max_adv * 50
-            w(
-                '<svg class="advbar" viewBox="0 0 100 8" preserveAspectRatio="none" role="img" '
-                f'aria-label="advantage {a}, scaled to the group\'s largest">'
-                '<rect class="track" x="0" y="0" width="100" height="8"></rect>'
-                f'<rect class="{"pos" if adv >= 0 else "neg"}" x="{50.0 if adv >= 0 else 50.0 - bw:.2f}" y="1" '
-                f'width="{bw:.2f}" height="6"></rect><line x1="50" y1="0" x2="50" y2="8"></line></svg>\n'
-            )
-        w(f'<span class="adv" title="advantage">adv {a}</span>\n')
+        # the bar beside it is drawn by reportgen.js from data-adv
+        w(f'<span class="adv" title="advantage">adv {fmt(adv)}</span>\n')
     if m.advantage_min is not None:
         w(
             f'<span class="adv" title="advantage min and max over tokens">[{fmt(m.advantage_min)}, '
