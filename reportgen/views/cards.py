@@ -3,10 +3,13 @@
 A page holds thousands of member cards; a Jinja macro call per card and per
 text costs about twenty times the string building below (measured in
 ``benchmarks/bench_build.py``), so this one hot part of ``iteration.html`` is
-written here.  The rules of the templates hold: every text, attribute value
-and number goes through :func:`esc` (markupsafe's escaper); tags, classes and
-attribute names are literals of this module.  The result is wrapped in
-``Markup`` only once, by :func:`render_groups`.
+written here.  The rules of the templates hold: every text and attribute value
+that comes from the input goes through :func:`esc` (markupsafe's escaper);
+what is written as is are numbers (``fmt()`` writes digits, signs, dots, ``e``
+and dashes; ints and float reprs) and the tags, classes and attribute names of
+this module.  The result is wrapped in ``Markup`` only once, by
+:func:`render_groups`.  The reward mini-bars and advantage bars are drawn by
+``reportgen.js`` from ``data-reward`` and ``data-adv``.
 """
 
 from __future__ import annotations

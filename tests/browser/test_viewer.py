@@ -470,6 +470,32 @@ def test_mini_bars_lead_to_their_member(sites, watched):
     clean(watched, site)
 
 
+def test_bars_are_drawn_from_the_numbers(sites, watched):
+    """The mini-bars and advantage bars are drawn by reportgen.js; the HTML carries the numbers."""
+    site = sites["grpo"]
+    page = "train_iteration_000002.html"  # the demo logs texts every second update
+    html = (site / page).read_text()
+    assert "svg" not in html.split('<section class="groups"', 1)[1]  # the page itself has only the numbers
+    open_page(watched, site, page)
+    got = watched.page.evaluate(
+        """() => [...document.querySelectorAll('section.group')].map(g => ({
+          bars: g.querySelectorAll('svg.minibars g.bar').length,
+          rewards: g.querySelectorAll('article.member[data-reward]:not([data-reward=""])').length,
+          label: (g.querySelector('svg.minibars') || {getAttribute: () => ''}).getAttribute('aria-label'),
+          shown: [...g.querySelectorAll('.member-head .reward')].map(r => r.textContent).join(', '),
+          advbars: g.querySelectorAll('svg.advbar').length,
+          advs: [...g.querySelectorAll('article.member[data-adv]')].filter(m => parseFloat(m.dataset.adv) !== 0).length,
+          widths: [...g.querySelectorAll('svg.advbar rect.pos, svg.advbar rect.neg')].map(r => parseFloat(r.getAttribute('width')))
+        }))"""
+    )
+    assert got and all(g["bars"] == g["rewards"] > 0 for g in got)
+    assert all(g["label"] == "rewards of the members: " + g["shown"] for g in got)
+    with_adv = [g for g in got if g["advs"]]
+    assert with_adv and all(g["advbars"] >= g["advs"] for g in with_adv)
+    assert all(max(g["widths"]) == 50 for g in with_adv)  # scaled to the group's largest advantage
+    clean(watched, site)
+
+
 def test_prompt_hash_highlights_the_group(sites, watched):
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000001.html")
