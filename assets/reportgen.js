@@ -434,7 +434,25 @@
       b.title = collapsed ? "expand" : "collapse";
     }
   }
+  // a completion's compact line is its first line: written here, when compact mode is first
+  // asked for, rather than repeated in the page (conversations carry theirs, a role sequence)
+  var compactDone = false;
+  function ensureCompact() {
+    if (compactDone) return;
+    compactDone = true;
+    members.forEach(function (m) {
+      if ($("p.compact", m.el)) return;
+      var pre = $(".completion pre.text", m.el), head = $(".member-head", m.el);
+      if (!pre || !head) return;
+      var first = pre.textContent.trim().split("\n")[0], chars = Array.from(first);
+      var p = doc.createElement("p");
+      p.className = "compact";
+      p.textContent = chars.length > 160 ? chars.slice(0, 160).join("") + "\u2026" : first;
+      head.parentNode.insertBefore(p, head.nextSibling);
+    });
+  }
   function applyView() {
+    if (state.compact) ensureCompact();
     body.classList.toggle("compact-on", !!state.compact);
     body.classList.toggle("md-on", !!state.md);
     if (state.md) renderMath();

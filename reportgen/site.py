@@ -16,6 +16,7 @@ import re
 import shutil
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import Any
 
 import orjson
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from . import __version__
 from .errors import InputError, OutputError
@@ -262,11 +264,7 @@ class SiteWriter:
             raise OutputError(f"refusing to write outside the site: {name!r}")
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(data, str):
-            # NUL is a parse error in HTML: write the U+FFFD a browser shows instead; a lone
-            # surrogate (from an undecodable file name) becomes "?"
-            if "\x00" in data:  # rare: test before copying a page of megabytes
-                data = data.replace("\x00", "\ufffd")
-            data = data.encode("utf-8", "replace")
+            data = page_bytes(data)
         with open(path, "wb") as f:
             f.write(data)
         self.files.append(name)
@@ -302,6 +300,18 @@ class _Job:
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
     old_pages: dict[str, Any] = field(default_factory=dict)
     markdown: bool = True
+
+
+# where the groups go in a rendered page: unguessable, so no text of the input can hold it
+_GROUPS_MARK = Markup(f"<!--rg-groups-{uuid.uuid4().hex}-->")
+
+
+def page_bytes(text: str) -> bytes:
+    """A page's text as written: NUL (a parse error in HTML) as the U+FFFD a browser shows, a lone
+    surrogate (from an undecodable file name) as "?"."""
+    if "\x00" in text:  # rare: test before copying megabytes
+        text = text.replace("\x00", "\ufffd")
+    return text.encode("utf-8", "replace")
 
 
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers
@@ -343,7 +353,14 @@ def _render_iteration(
         ctx["page_no"] = p
         ctx["group_offset"] = (p - 1) * per
         ctx["n_groups_total"] = len(all_groups)
-        writer.write(page_name(ref.kind, ref.label, ref.number, p), page_tpl.render(ctx))
+        groups = ctx["groups_html"]
+        ctx["groups_html"] = _GROUPS_MARK
+        head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
+        # the groups are most of the page: encoded on their own, they stay a plain copy when
+        # ASCII instead of being widened to the chrome's characters and encoded again
+        writer.write(
+            page_name(ref.kind, ref.label, ref.number, p), page_bytes(head) + page_bytes(groups) + page_bytes(tail)
+        )
     return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
 
 

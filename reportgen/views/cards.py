@@ -55,6 +55,12 @@ def esc(value: object) -> str:
     return _esc_str(value if type(value) is str else str(value))
 
 
+def _f(value: float | int | None) -> str:
+    """fmt() with its dash as a character reference: pages stay ASCII, which encodes as a copy."""
+    out = fmt(value)
+    return "&#8211;" if out == "–" else out
+
+
 def _cut(text: str) -> int | None:
     # the exporter's marker ends the text: test the end before running the regex
     if not text.endswith(" chars]"):
@@ -348,8 +354,8 @@ def _group(
         f'<h2 id="{anchor}-h"><a class="anchor" href="#{anchor}">{label}</a></h2>\n'
     )
     w(
-        f'<span class="range" title="lowest … highest reward">{fmt(rmin)} … {fmt(rmax)}</span>\n'
-        f'<span class="stat">mean <b>{fmt(mean)}</b></span>\n<span class="stat">std {fmt(std)}</span>\n'
+        f'<span class="range" title="lowest &#8230; highest reward">{_f(rmin)} &#8230; {_f(rmax)}</span>\n'
+        f'<span class="stat">mean <b>{_f(mean)}</b></span>\n<span class="stat">std {_f(std)}</span>\n'
     )
     if training_known:
         w(f'<span class="stat">{sum(1 for m in members if m.trained)}/{n} trained</span>\n')
@@ -418,11 +424,7 @@ def _member(
         msgs: list[MessageView] | None = None
         unattributed: list[dict[str, Any]] = []
         tools: list[str] = []
-        first = completion.strip()
-        nl = first.find("\n")
-        if nl >= 0:
-            first = first[:nl]
-        compact = first[:160] + "…" if len(first) > 160 else first
+        compact = ""
         tool_errors = 0
     else:
         dup = g.id is not None and texts.get(m.full_text(), 0) > 1
@@ -474,7 +476,7 @@ def _member(
         f"{adv_attr}"
         f"{summ}"
         f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
-        f'<span class="reward" title="reward">{fmt(reward)}</span>\n'
+        f'<span class="reward" title="reward">{_f(reward)}</span>\n'
     )
     if m.reward_raw is not None and m.reward_raw != reward:
         w(f'<span class="raw" title="reward before shaping">raw {fmt(m.reward_raw)}</span>\n')
@@ -501,10 +503,9 @@ def _member(
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
         )
     chips = "".join([f'<span class="chip {cls}">{_esc_str(text)}</span>' for cls, text in badges])
-    w(
-        f'<span class="badges">{chips}</span>\n</header>\n<p class="compact">{_esc_str(compact)}</p>\n'
-        '<div class="member-body">\n'
-    )
+    # a completion's compact line (its first line) is written by reportgen.js when asked for
+    compact_p = "" if completion is not None else f'<p class="compact">{_esc_str(compact)}</p>\n'
+    w(f'<span class="badges">{chips}</span>\n</header>\n{compact_p}<div class="member-body">\n')
     if m.prompt and g.id is None:
         _prompt_block(w, _prompt_view(m.prompt, md))
     if completion is not None:
@@ -512,8 +513,11 @@ def _member(
             '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
             '<div class="msg-head"><span class="role">completion</span></div>'
         )
-        _text(w, completion, md)
-        w("</div>\n")
+        if md or completion.count("\n") >= FOLD_LINES or completion.endswith(" chars]"):
+            _text(w, completion, md)
+            w("</div>\n")
+        else:  # the common case of _text, inline: short, no markdown, not cut
+            w(f'<pre class="text">{_esc_str(completion)}</pre></div>\n')
     elif msgs is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')
