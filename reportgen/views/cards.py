@@ -330,7 +330,7 @@ def _group(
     texts: dict[str, int] = {}
     if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
         for m in members:
-            t = m.full_text()
+            t = m.completion if m.completion is not None else m.full_text()
             texts[t] = texts.get(t, 0) + 1
     rewards = g.rewards()
     rmin = min(rewards) if rewards else None

@@ -107,13 +107,13 @@ def _state(m: Member) -> str:
 
 
 def _members_table(members: list[Member]) -> dict[str, Any]:
-    """One text table per group (a row per member): cheap to write, easy to read in any logtree viewer."""
-    rows = ["member  reward  advantage  tokens  truncated  state"]
-    for m in members:
-        rows.append(
-            f"{m.member:>6}  {fmt(m.reward):>6}  {fmt(m.advantage):>9}  {fmt(m.tokens):>6}  "
-            f"{'yes' if m.truncated else 'no':>9}  {_state(m)}"
-        )
+    """One tab-separated text table per group (a row per member): cheap, and readable in any logtree viewer."""
+    rows = ["member\treward\tadvantage\ttokens\ttruncated\tstate"]
+    rows += [
+        f"{m.member}\t{fmt(m.reward)}\t{fmt(m.advantage)}\t{'–' if m.tokens is None else m.tokens}\t"
+        f"{'yes' if m.truncated else 'no'}\t{_state(m)}"
+        for m in members
+    ]
     return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
 
 
