@@ -375,9 +375,39 @@ def _scan_everything(directory: Path, jobs: int):
     )
 
 
-@pytest.mark.parametrize("source", ["examples", "hostile", "demo"])
-def test_parallel_scan_is_the_serial_scan(source, tmp_path, monkeypatch):
-    """Lines parsed by worker processes, in many small ranges, give the same index as one serial pass."""
+def _mixed(directory: Path) -> Path:
+    """Many updates, resumes, broken and stray batches, duplicates and mixed batches: ranges of any size cut them."""
+    o = Obs().run()
+    for n in range(1, 40):
+        simple(o, n, f"a{n}" * 50, f"b{n}" * 50, "same", "same")
+        if n % 7 == 0:  # a batch broken off by the next one, then a stray line
+            head = '{"v":1,"type":"prompt","segment":0,"batch_id":%d,"batch_len":3,' % (1000 + n)
+            o.lines.append(head + '"batch_index":0,"key":"k","messages":[]}')
+            o.lines.append(head + '"batch_index":1,"key":"k2","messages":[]}')
+            if n % 2:
+                o.lines.append(head + '"batch_index":2,"key":"k3","messages":[]}'.replace("1000", "9"))
+    o.run(resumed=20)
+    for n in range(21, 30):
+        # rollouts of two updates and an outcome in one batch, a rollout sent twice, a bad update number
+        o.batch(
+            o.prompt(f"p:{n}"),
+            o.rollout(n, 0, 0, "x" * 300),
+            o.rollout(n, 0, 1, "y"),
+            o.rollout(n + 100, 0, 0, "z"),
+            o.rollout(n, 0, 0, "x again"),
+            o.outcome(n, (0, 0, True)),
+        )
+        o.batch(o.update(n, reward__mean=0.25))
+    o.lines.append('{"v":1,"type":"rollout","segment":1,"batch_id":999,"batch_index":0,"batch_len":2,"update":true}')
+    o.lines.append('{"v":1,"type":"rollout","segment":1,"batch_id":999,"batch_index":1,"batch_len":2,"update":1}')
+    return o.write(directory)
+
+
+@pytest.mark.parametrize("chunk", [997, 1 << 14])
+@pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed"])
+def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
+    """Lines parsed by worker processes, in small or large ranges (where workers summarize complete
+    batches), give the same index, warnings and notes as one serial pass."""
     import reportgen.sources.observe as observe
 
     from .hostile import write_observe
@@ -386,13 +416,32 @@ def test_parallel_scan_is_the_serial_scan(source, tmp_path, monkeypatch):
         d = FIXTURES / "observe" / "examples"
     elif source == "hostile":
         d = write_observe(tmp_path / "h", big=50_000)
+    elif source == "mixed":
+        d = _mixed(tmp_path / "m")
     else:
         d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
     serial = _scan_everything(d, 1)
     monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
-    monkeypatch.setattr(observe, "_CHUNK", 997)  # ranges that start and end inside lines
+    monkeypatch.setattr(observe, "_CHUNK", chunk)  # ranges that start and end inside lines
     parallel = _scan_everything(d, 3)
     assert parallel == serial
+
+
+def test_workers_summarize_complete_batches():
+    import reportgen.sources.observe as observe
+
+    o = Obs().run()
+    simple(o, 1, "a", "b", "c")
+    lines = []
+    rest = observe._classify_lines(o.text().encode(), lines)
+    assert rest == b""
+    out = observe._summarize_batches(lines)
+    kinds = [code for _, code, _ in out]
+    # the run record is a batch of one (kept as a line); prompt + 3 rollouts, outcome and update are batches
+    assert kinds == [observe._OK, observe._BATCH, observe._OK, observe._OK]
+    total, records = out[1][2]
+    assert total == 4 and [r[0][0] for r in records] == ["prompt", observe._RUN]
+    assert records[1][0][6] == [3, ["p:0", "p:0", "p:0"]]
 
 
 def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):

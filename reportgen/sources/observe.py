@@ -119,7 +119,8 @@ def _header_ok(rec: dict[str, Any]) -> bool:
 
 _UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
 # line codes of the classifier
-_BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL = range(7)
+_BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL, _BATCH = range(8)
+_RUN = "\x00rollouts"  # the kind of a run of consecutive rollouts of one update, summarized by a worker
 _PARALLEL_MIN = 32 << 20  # below this, forking workers costs more than it saves
 
 
@@ -239,8 +240,58 @@ def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int
         if want > 0 and len(data) == want and not data.endswith(b"\n"):
             data += f.readline()  # finish the line that crosses b
     rest = _classify_lines(data, out)
+    out = _summarize_batches(out)
     if rest:
         out.append((len(rest), _TAIL, None))
+    return out
+
+
+def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
+    """Collapse every complete, well-formed batch of a range into one entry (in a worker).
+
+    Such a batch is what the serial scan would assemble and ingest line by line, whatever
+    came before it, so the main process can ingest the summary instead:
+    ``(bytes with newlines, _BATCH, (lines, records))`` where ``records`` are the slim
+    records with their offsets inside the batch, and each run of consecutive rollouts of
+    one update is one record of kind ``_RUN`` carrying (count, prompt keys).
+    """
+    out: list[tuple[int, int, Any]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        size, code, rec = lines[i]
+        total = rec[4] if code == _OK else 0
+        if code != _OK or rec[3] != 0 or total < 2 or i + total > n:
+            out.append(lines[i])
+            i += 1
+            continue
+        seg, bid = rec[1], rec[2]
+        for j in range(1, total):
+            c2 = lines[i + j]
+            r2 = c2[2]
+            if c2[1] != _OK or r2[3] != j or r2[1] != seg or r2[2] != bid or r2[4] != total:
+                break
+        else:
+            records: list[tuple[tuple[Any, ...], int, int]] = []
+            pos = 0
+            for size2, _code, r in lines[i : i + total]:
+                end = pos + size2 + 1
+                if r[0] == "rollout" and records:
+                    prev = records[-1][0]
+                    if prev[0] == _RUN and type(prev[5]) is type(r[5]) and prev[5] == r[5]:
+                        prev[6][0] += 1
+                        prev[6][1].append(r[6])
+                        records[-1] = (prev, records[-1][1], end)
+                        pos = end
+                        continue
+                if r[0] == "rollout":
+                    r = (_RUN, r[1], r[2], r[3], r[4], r[5], [1, [r[6]]])
+                records.append((r, pos, end))
+                pos = end
+            out.append((pos, _BATCH, (total, records)))
+            i += total
+            continue
+        out.append(lines[i])
+        i += 1
     return out
 
 
@@ -298,7 +349,7 @@ class ObserveReader:
             start = batch[0][1]
             end = batch[-1][2]
             last: tuple[Any, _UpdateIndex] | None = None  # (update number, index) of the previous rollout
-            for pos, (rec, s, e) in enumerate(batch):
+            for rec, s, e in batch:
                 kind, seg = rec[0], rec[1]
                 if kind == "rollout" and last is not None and rec[5] == last[0] and type(rec[5]) is int:
                     same = last[1]  # the same update as the previous rollout of this batch
@@ -306,6 +357,19 @@ class ObserveReader:
                     pk = rec[6]
                     if type(pk) is str:
                         same.prompt_keys.add(pk)
+                    continue
+                if kind == _RUN:
+                    n = int_or_none(rec[5])
+                    if n is None or not 0 <= n < 2**53:
+                        continue
+                    found = self._updates.get((seg, n))
+                    if found is None:
+                        found = self._updates[(seg, n)] = _UpdateIndex(seg, n)
+                    if not found.rollout_spans or found.rollout_spans[-1] != (start, end):
+                        found.rollout_spans.append((start, end))
+                    found.rollouts += rec[6][0]
+                    found.prompt_keys.update(k for k in rec[6][1] if type(k) is str)
+                    last = None
                     continue
                 if kind == "run":
                     full = rec[5]
@@ -353,7 +417,7 @@ class ObserveReader:
                     elif kind == "update":
                         full = rec[6]
                         if self.notes is not None:
-                            self._note_metrics(full.get("metrics"), bline + pos)
+                            self._note_metrics(full.get("metrics"), bline + rec[3])  # its batch_index
                         status = full.get("status")
                         u.status = status if isinstance(status, str) else "completed"
                         u.time = str_or_none(full.get("time"))
@@ -389,6 +453,25 @@ class ObserveReader:
                 if code == _TAIL:
                     pending_tail = size
                     break
+                if code == _BATCH:
+                    # a complete batch a worker summarized: what the lines below would do with it
+                    total, records = rec
+                    if open_batch:
+                        broken_batches += 1
+                        if self.notes is not None and open_key is not None:
+                            self._note(
+                                batch_line,
+                                "broken batch",
+                                f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
+                                f"{open_key[2]} lines, broken off by line {line_no + 1}",
+                            )
+                        open_batch = []
+                    batch_line = line_no + 1
+                    line_no += total
+                    ingest([(r, offset + a, offset + b) for r, a, b in records], batch_line)
+                    offset += size
+                    commit(offset)
+                    continue
                 line_no += 1
                 start = offset
                 offset += size + 1
