@@ -257,8 +257,8 @@ class SiteWriter:
         self.count = 0
         self.files: list[str] = []
 
-    def write(self, name: str, data: bytes | str) -> None:
-        """Write one file; ``name`` is relative and made by our code."""
+    def write(self, name: str, data: bytes | str | list[bytes]) -> None:
+        """Write one file (a text, bytes, or a list of byte parts); ``name`` is relative and made by our code."""
         path = (self.root / name).resolve()
         if self.root not in path.parents:
             raise OutputError(f"refusing to write outside the site: {name!r}")
@@ -266,7 +266,10 @@ class SiteWriter:
         if isinstance(data, str):
             data = page_bytes(data)
         with open(path, "wb") as f:
-            f.write(data)
+            if isinstance(data, list):
+                f.writelines(data)  # parts of a page, written without joining megabytes first
+            else:
+                f.write(data)
         self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
@@ -300,6 +303,7 @@ class _Job:
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
     old_pages: dict[str, Any] = field(default_factory=dict)
     markdown: bool = True
+    by_update: dict[int, list[str]] | None = None  # see _prompts_by_update
 
 
 # where the groups go in a rendered page: unguessable, so no text of the input can hold it
@@ -359,9 +363,20 @@ def _render_iteration(
         # the groups are most of the page: encoded on their own, they stay a plain copy when
         # ASCII instead of being widened to the chrome's characters and encoded again
         writer.write(
-            page_name(ref.kind, ref.label, ref.number, p), page_bytes(head) + page_bytes(groups) + page_bytes(tail)
+            page_name(ref.kind, ref.label, ref.number, p), [page_bytes(head), page_bytes(groups), page_bytes(tail)]
         )
     return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
+
+
+def _prompts_by_update(job: _Job) -> dict[int, list[str]]:
+    """The prompt keys each update sampled (the inverse of ``run.prompt_index``), built once per job."""
+    if job.by_update is None:
+        by: dict[int, list[str]] = {}
+        for k, numbers in job.run.prompt_index.items():
+            for n in numbers:
+                by.setdefault(n, []).append(k)
+        job.by_update = by
+    return job.by_update
 
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
@@ -374,7 +389,8 @@ def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_
     others = {}
     if job.run.prompt_index:
         # a page links the earlier updates that sampled its prompts (later ones: prompts.js)
-        others = {k: [n for n in v if n < ref.number] for k, v in job.run.prompt_index.items() if ref.number in v}
+        index = job.run.prompt_index
+        others = {k: [n for n in index[k] if n < ref.number] for k in _prompts_by_update(job).get(ref.number, ())}
     parts = (
         base(ref),
         ref.status,

@@ -834,12 +834,16 @@ class ObserveReader:
         rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
         for span in u.rollout_spans:
             for rec in self._records(span):
-                if rec.get("type") != "rollout" or rec.get("update") != n or rec.get("segment") != seg:
+                get = rec.get
+                if get("type") != "rollout" or get("update") != n or get("segment") != seg:
                     continue
-                member = int_or_none(rec.get("member"))
-                if member is None:
-                    continue
-                rollouts[(int_or_none(rec.get("group")), member)] = rec
+                member = get("member")
+                if type(member) is not int:
+                    member = int_or_none(member)
+                    if member is None:
+                        continue
+                group = get("group")
+                rollouts[(group if type(group) is int else int_or_none(group), member)] = rec
         selection: dict[tuple[int | None, int], dict[str, Any]] = {}
         outcome: dict[tuple[int | None, int], bool] = {}
         for span in u.side_spans:
@@ -861,14 +865,19 @@ class ObserveReader:
         prompts: dict[str, Prompt] = {}
         warnings: list[str] = []
         groups: dict[int | None, list[Member]] = {}
-        for (g, m), rec in rollouts.items():
+        for gm, rec in rollouts.items():
             key = rec.get("prompt")
-            key = key if isinstance(key, str) else ""
-            if key not in prompts:
-                prompts[key] = self._prompt(seg, key)
-            mem = _member(rec, selection.get((g, m)), outcome.get((g, m)))
-            mem.prompt = prompts[key]
-            groups.setdefault(g, []).append(mem)
+            if type(key) is not str:
+                key = ""
+            prompt = prompts.get(key)
+            if prompt is None:
+                prompt = prompts[key] = self._prompt(seg, key)
+            mem = _member(rec, selection.get(gm) if selection else None, outcome.get(gm))
+            mem.prompt = prompt
+            group_list = groups.get(gm[0])
+            if group_list is None:
+                group_list = groups[gm[0]] = []
+            group_list.append(mem)
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
             warnings.append(f"prompt record not received for {', '.join(missing)}")
