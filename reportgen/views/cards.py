@@ -26,6 +26,7 @@ from .iteration import (
     PromptView,
     TextView,
     _badges,
+    _markdown,
     _prompt_preview,
     _prompt_view,
     _sort_key,
@@ -35,7 +36,6 @@ from .iteration import (
     conversation_view,
     json_tree,
 )
-from .markdown import render_markdown
 from .text import CUT_RE, FOLD_LINES, fmt, fold_summary
 
 
@@ -79,7 +79,7 @@ def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "tex
 def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
     """textblock() of a plain text: fold past 20 lines, markdown next to it, the cut note."""
     folded = (text.count("\n") + 1 > FOLD_LINES if text else False) if fold is None else fold
-    rendered = render_markdown(text) if md and text.strip() else None
+    rendered = _markdown(text) if md and text.strip() else None
     if folded:
         w(f'<details class="fold"><summary>{esc(fold_summary(text))}</summary>')
         _dual(w, text, rendered)

@@ -14,7 +14,6 @@ from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
-from .markdown import render_markdown
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
 
 
@@ -29,11 +28,18 @@ class TextView:
     md: Markup | None = None  # the markdown rendering, next to the exact text
 
 
+def _markdown(text: str) -> Markup | None:
+    # markdown-it is imported on first use: large builds (markdown off) never pay for it
+    from .markdown import render_markdown
+
+    return render_markdown(text)
+
+
 def text_view(text: str, fold: bool | None = None, md: bool = False) -> TextView:
     """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown rendering."""
     lines = line_count(text)
     folded = lines > FOLD_LINES if fold is None else fold
-    rendered = render_markdown(text) if md and text.strip() else None
+    rendered = _markdown(text) if md and text.strip() else None
     return TextView(
         text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text), md=rendered
     )
