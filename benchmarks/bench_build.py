@@ -3,6 +3,7 @@ and the browser load time of the largest page.
 
     python benchmarks/bench_build.py --mib 190            # generates /tmp/reportgen-bench/<size>
     python benchmarks/bench_build.py --source runs/42     # an existing export
+    python benchmarks/bench_build.py --source /tmp/tk     # a tinker log_path from gen.py --format tinker
 
 Figures are printed as a Markdown table (quoted in the README).  Run by hand:
 the numbers depend on the machine and nothing here is a pass/fail test.
@@ -33,6 +34,35 @@ def bare_parse(path: Path) -> tuple[float, int]:
             orjson.loads(line)
             n += 1
     return time.perf_counter() - t, n
+
+
+def bare_parse_files(files: list[Path]) -> tuple[float, int]:
+    """Seconds to orjson.loads every JSON file and every line of every JSONL file (a tinker log_path)."""
+    t = time.perf_counter()
+    n = 0
+    for p in files:
+        with open(p, "rb") as f:
+            if p.suffix == ".jsonl":
+                for line in f:
+                    if line.strip():
+                        orjson.loads(line)
+                        n += 1
+            else:
+                orjson.loads(f.read())
+                n += 1
+    return time.perf_counter() - t, n
+
+
+def merge_tail(tail: Path, log_path: Path) -> None:
+    """Move the held-back iterations of a tinker log_path in, and append their metrics lines."""
+    for p in sorted(tail.iterdir()):
+        if p.name == "metrics.jsonl":
+            with open(log_path / "metrics.jsonl", "ab") as f:
+                f.write(p.read_bytes())
+        elif p.is_dir():
+            shutil.copytree(p, log_path / p.name)
+        else:
+            shutil.copyfile(p, log_path / p.name)
 
 
 def text_bytes(path: Path) -> int:
@@ -136,24 +166,35 @@ def main() -> None:
             )
     else:
         src = a.source
-    export = src / "observe.jsonl"
-    tail = src / "observe.jsonl.tail"
+    tinker = not (src / "observe.jsonl").exists()
     work_src = a.work / "src"
-    shutil.rmtree(work_src, ignore_errors=True)
-    work_src.mkdir(parents=True)
-    shutil.copyfile(export, work_src / "observe.jsonl")
     full_src = a.work / "src-full"
-    shutil.rmtree(full_src, ignore_errors=True)
-    full_src.mkdir(parents=True)
-    with open(full_src / "observe.jsonl", "wb") as f:
-        f.write(export.read_bytes())
-        if tail.exists():
-            f.write(tail.read_bytes())
+    for d in (work_src, full_src):
+        shutil.rmtree(d, ignore_errors=True)
+    if tinker:
+        # a log_path from `gen.py --format tinker`: the held-back iterations wait in tail/
+        shutil.copytree(src, work_src, ignore=shutil.ignore_patterns("tail"))
+        shutil.copytree(src, full_src, ignore=shutil.ignore_patterns("tail"))
+        if (src / "tail").is_dir():
+            merge_tail(src / "tail", full_src)
+        files = [p for p in full_src.rglob("*") if p.suffix in (".json", ".jsonl")]
+        size = sum(p.stat().st_size for p in full_src.rglob("*") if p.is_file()) / (1 << 20)
+        parse_s, lines = bare_parse_files(files)
+    else:
+        export = src / "observe.jsonl"
+        tail = src / "observe.jsonl.tail"
+        work_src.mkdir(parents=True)
+        shutil.copyfile(export, work_src / "observe.jsonl")
+        full_src.mkdir(parents=True)
+        with open(full_src / "observe.jsonl", "wb") as f:
+            f.write(export.read_bytes())
+            if tail.exists():
+                f.write(tail.read_bytes())
+        parse_s, lines = bare_parse(full_src / "observe.jsonl")
+        size = (full_src / "observe.jsonl").stat().st_size / (1 << 20)
     out = a.work / "site"
     shutil.rmtree(out, ignore_errors=True)
 
-    parse_s, lines = bare_parse(full_src / "observe.jsonl")
-    size = (full_src / "observe.jsonl").stat().st_size / (1 << 20)
     full_s, rss, summary = timed_build(full_src, a.work / "site-full", "-j", a.jobs, "--force")
     rows = [
         ("export", f"{size:.1f} MiB, {lines} lines"),
@@ -162,10 +203,14 @@ def main() -> None:
         ("build / bare parse", f"{full_s / parse_s:.1f}x"),
         ("peak RSS of the build", f"{rss:.0f} MiB"),
     ]
-    if tail.exists():
+    has_tail = (src / "tail").is_dir() if tinker else (src / "observe.jsonl.tail").exists()
+    if has_tail:
         first_s, _, _ = timed_build(work_src, out, "-j", a.jobs)
-        with open(work_src / "observe.jsonl", "ab") as f:
-            f.write(tail.read_bytes())
+        if tinker:
+            merge_tail(src / "tail", work_src)
+        else:
+            with open(work_src / "observe.jsonl", "ab") as f:
+                f.write((src / "observe.jsonl.tail").read_bytes())
         re_s, _, re_summary = timed_build(work_src, out, "-j", a.jobs)
         rows.append(("build of the first part", f"{first_s:.2f} s"))
         rows.append((f"rebuild after the last {a.hold_back:.0%} arrived", f"{re_s:.2f} s ({re_summary})"))
@@ -173,13 +218,20 @@ def main() -> None:
     site = a.work / "site-full"
     html = [p for p in site.glob("*.html")]
     site_bytes = sum(p.stat().st_size for p in site.glob("*.html")) + sum(p.stat().st_size for p in site.glob("*.json"))
-    texts = text_bytes(full_src / "observe.jsonl")
     pages = sum(p.stat().st_size for p in html)
-    rows.append(("texts shown (completions, messages, prompts once per group)", f"{texts / (1 << 20):.1f} MiB"))
-    rows.append(("HTML pages", f"{pages / (1 << 20):.1f} MiB ({pages / texts:.1f}x the texts)"))
-    rows.append(
-        ("site size (pages + logtree JSON)", f"{site_bytes / (1 << 20):.1f} MiB ({site_bytes / texts:.1f}x the texts)")
-    )
+    if tinker:
+        rows.append(("HTML pages", f"{pages / (1 << 20):.1f} MiB"))
+        rows.append(("site size (pages + logtree JSON)", f"{site_bytes / (1 << 20):.1f} MiB"))
+    else:
+        texts = text_bytes(full_src / "observe.jsonl")
+        rows.append(("texts shown (completions, messages, prompts once per group)", f"{texts / (1 << 20):.1f} MiB"))
+        rows.append(("HTML pages", f"{pages / (1 << 20):.1f} MiB ({pages / texts:.1f}x the texts)"))
+        rows.append(
+            (
+                "site size (pages + logtree JSON)",
+                f"{site_bytes / (1 << 20):.1f} MiB ({site_bytes / texts:.1f}x the texts)",
+            )
+        )
     if html:
         largest = max(html, key=lambda p: p.stat().st_size)
         load = browser_load(largest)

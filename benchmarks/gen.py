@@ -1,18 +1,30 @@
-"""Generate a synthetic observe export of a given size and shape.
+"""Generate a synthetic export of a given size and shape, in either format.
 
-    python benchmarks/gen.py --mib 190 --out /tmp/big              # GRPO, texts every update
+    python benchmarks/gen.py --mib 190 --out /tmp/big              # observe, GRPO, texts every update
     python benchmarks/gen.py --mib 20 --groups 8 --size 8 --every 2 --out /tmp/small
+    python benchmarks/gen.py --format tinker --like calc_agent_multiturn --mib 50 --out /tmp/tk
+    python benchmarks/gen.py --format tinker --like arith_sync --flat --mib 50 --out /tmp/tkflat
 
-The export is written the way the trainer writes it (scripts/synth.py).
+observe: the export is written the way the trainer writes it (scripts/synth.py).
 ``--hold-back F`` writes the last fraction F of the updates to ``observe.jsonl.tail``
 instead, to measure a rebuild after the run appends them.
+
+tinker: a ``log_path`` made by repeating the iterations of one of the real (trimmed)
+runs in ``tests/fixtures/tinker`` (``--like``: single-turn ``arith_sync``, agentic
+``calc_agent_multiturn``), renumbered, with one metrics line per step, in the
+released layout (``iteration_NNNNNN/train_logtree.json``) or the flat one (``--flat``).
+``--hold-back F`` writes the last fraction F of the iterations under ``tail/`` instead
+(move them into the log_path to measure a rebuild).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import random
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -54,9 +66,85 @@ def generate(
     print(f"wrote {out}/observe.jsonl: {n} updates ({keep} in the file), {total / (1 << 20):.1f} MiB in all")
 
 
+TINKER = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tinker"
+_FLAT = re.compile(r"^(.*)_iteration_(\d{6})(?:_(logtree\.json|rollout_summaries\.jsonl)|\.html)$")
+_ITER_FIELD = re.compile(rb'"iteration": ?\d+')
+
+
+def _template_iterations(src: Path) -> list[dict[str, bytes]]:
+    """The files of each iteration of a tinker run, by their name in the released layout."""
+    nested = sorted(d for d in src.glob("iteration_*") if d.is_dir())
+    if nested:
+        return [{f.name: f.read_bytes() for f in sorted(d.iterdir()) if f.is_file()} for d in nested]
+    by_number: dict[str, dict[str, bytes]] = {}
+    for f in sorted(src.iterdir()):
+        m = _FLAT.match(f.name)
+        if m:
+            name = f"{m.group(1)}_{m.group(3)}" if m.group(3) else f"{m.group(1)}.html"
+            by_number.setdefault(m.group(2), {})[name] = f.read_bytes()
+    return [by_number[k] for k in sorted(by_number)]
+
+
+def _flat_name(name: str, n: int) -> str:
+    for suffix in ("_logtree.json", "_rollout_summaries.jsonl"):
+        if name.endswith(suffix):
+            return f"{name[: -len(suffix)]}_iteration_{n:06d}{suffix}"
+    return f"{name[: -len('.html')]}_iteration_{n:06d}.html"
+
+
+def generate_tinker(out: Path, mib: float, like: str, flat: bool, hold_back: float) -> None:
+    """Write a tinker log_path of about ``mib`` MiB by repeating the iterations of a real run."""
+    src = TINKER / like
+    templates = _template_iterations(src)
+    if not templates:
+        raise SystemExit(f"no iterations in {src}")
+    metrics = [json.loads(line) for line in (src / "metrics.jsonl").read_text().splitlines() if line.strip()]
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("config.json", "code.diff"):
+        if (src / name).exists():
+            shutil.copyfile(src / name, out / name)
+    target = int(mib * (1 << 20))
+    iterations: list[dict[str, bytes]] = []
+    total = 0
+    while total < target:
+        n = len(iterations)
+        files = {}
+        for name, data in templates[n % len(templates)].items():
+            if name.endswith("_rollout_summaries.jsonl"):
+                data = _ITER_FIELD.sub(b'"iteration": %d' % n, data)
+            files[name] = data
+            total += len(data)
+        iterations.append(files)
+    keep = len(iterations) - int(len(iterations) * hold_back)
+    with open(out / "metrics.jsonl", "w") as f:
+        for n in range(keep):
+            row = dict(metrics[n % len(metrics)])
+            row["step"] = n
+            f.write(json.dumps(row) + "\n")
+    for n, files in enumerate(iterations):
+        root = out if n < keep else out / "tail"
+        for name, data in files.items():
+            path = root / _flat_name(name, n) if flat else root / f"iteration_{n:06d}" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    if hold_back:
+        with open(out / "tail" / "metrics.jsonl", "w") as f:
+            for n in range(keep, len(iterations)):
+                row = dict(metrics[n % len(metrics)])
+                row["step"] = n
+                f.write(json.dumps(row) + "\n")
+    layout = "flat" if flat else "released"
+    print(
+        f"wrote {out}: {len(iterations)} iterations ({keep} in the log_path, {layout} layout), {total / (1 << 20):.1f} MiB"
+    )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--format", choices=["observe", "tinker"], default="observe")
+    p.add_argument("--like", default="arith_sync", help="tinker: the fixture run to repeat")
+    p.add_argument("--flat", action="store_true", help="tinker: the documentation page's flat layout")
     p.add_argument("--mib", type=float, default=20)
     p.add_argument("--groups", type=int, default=64)
     p.add_argument("--size", type=int, default=16)
@@ -65,6 +153,9 @@ def main() -> None:
     p.add_argument("--metrics", type=int, default=40, help="extra metrics per update")
     p.add_argument("--hold-back", type=float, default=0.0)
     a = p.parse_args()
+    if a.format == "tinker":
+        generate_tinker(a.out, a.mib, a.like, a.flat, a.hold_back)
+        return
     generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics)
 
 
