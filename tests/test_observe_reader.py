@@ -381,7 +381,7 @@ def _mixed(directory: Path) -> Path:
     for n in range(1, 40):
         simple(o, n, f"a{n}" * 50, f"b{n}" * 50, "same", "same")
         if n % 7 == 0:  # a batch broken off by the next one, then a stray line
-            head = '{"v":1,"type":"prompt","segment":0,"batch_id":%d,"batch_len":3,' % (1000 + n)
+            head = f'{{"v":1,"type":"prompt","segment":0,"batch_id":{1000 + n},"batch_len":3,'
             o.lines.append(head + '"batch_index":0,"key":"k","messages":[]}')
             o.lines.append(head + '"batch_index":1,"key":"k2","messages":[]}')
             if n % 2:
