@@ -7,11 +7,30 @@ names are literals chosen by our code, never taken from input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from markupsafe import Markup, escape
 
 _VOID = {"br", "hr", "img", "input", "meta", "link"}
+
+
+_esc_str: Callable[[str], str]
+try:  # markupsafe's C escaper, returning str: the Markup wrapper of escape() is the slow part here
+    from markupsafe._speedups import _escape_inner as _esc_str
+except ImportError:  # pragma: no cover - pure-Python markupsafe
+
+    def _esc_str(s: str) -> str:
+        return str(escape(s))
+
+
+def _text(c: object) -> str:
+    """What escape(c) gives, as a plain str: Markup (anything with __html__) as is, the rest escaped."""
+    if type(c) is str:
+        return _esc_str(c)
+    html = getattr(c, "__html__", None)
+    if html is not None:
+        return str(html())
+    return _esc_str(str(c))
 
 
 def attrs_html(attrs: dict[str, object | None]) -> str:
@@ -23,7 +42,7 @@ def attrs_html(attrs: dict[str, object | None]) -> str:
         if v is True:
             out.append(f" {k}")
         else:
-            out.append(f' {k}="{escape(str(v))}"')
+            out.append(f' {k}="{_text(v if type(v) is str else str(v))}"')
     return "".join(out)
 
 
@@ -32,17 +51,21 @@ def el(tag: str, attrs: dict[str, object | None] | None = None, *children: objec
     a = attrs_html(attrs) if attrs else ""
     if tag in _VOID:
         return Markup(f"<{tag}{a}>")
-    return Markup(f"<{tag}{a}>{join(children)}</{tag}>")
+    return Markup(f"<{tag}{a}>{_join(children)}</{tag}>")
 
 
-def join(children: Iterable[object]) -> Markup:
-    """Concatenate children, escaping plain strings."""
+def _join(children: Iterable[object]) -> str:
     parts: list[str] = []
     for c in children:
         if c is None:
             continue
         if isinstance(c, (list, tuple)):
-            parts.append(join(c))
+            parts.append(_join(c))
         else:
-            parts.append(escape(c) if not isinstance(c, Markup) else c)
-    return Markup("".join(parts))
+            parts.append(_text(c))
+    return "".join(parts)
+
+
+def join(children: Iterable[object]) -> Markup:
+    """Concatenate children, escaping plain strings."""
+    return Markup(_join(children))
