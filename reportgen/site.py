@@ -330,12 +330,9 @@ def _render_iteration(
     run = job.run
     writer = SiteWriter(job.root)
     key = _page_key(job, ref, prev_ref, next_ref)
-    old = job.old_pages.get(ref.page)
-    if key is not None and old is not None and old.get("key") == key and job.old_root is not None:
-        if _reuse(job.old_root, job.root, old.get("files", [])):
-            rollouts, groups, trained, reward_mean = old["stats"]
-            files = list(old["files"])
-            return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+    reused = _try_reuse(job, ref, key)
+    if reused is not None:
+        return reused
     page_tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
     it = job.reader.load(ref)
     first = ref.page
@@ -377,6 +374,17 @@ def _prompts_by_update(job: _Job) -> dict[int, list[str]]:
                 by.setdefault(n, []).append(k)
         job.by_update = by
     return job.by_update
+
+
+def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
+    """Link an unchanged page's files from the previous site; None if it must be rendered."""
+    old = job.old_pages.get(ref.page)
+    if key is not None and old is not None and old.get("key") == key and job.old_root is not None:
+        if _reuse(job.old_root, job.root, old.get("files", [])):
+            rollouts, groups, trained, reward_mean = old["stats"]
+            files = list(old["files"])
+            return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+    return None
 
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
@@ -513,7 +521,7 @@ def render_run(
     done = 0
 
     def record(si: int, i: int, res: _Result) -> None:
-        nonlocal rollouts, done
+        nonlocal rollouts
         ref = sequences[si][i]
         ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key = res
         if new_pages is not None and key is not None:
@@ -524,15 +532,36 @@ def render_run(
             }
         rollouts += ref.rollouts
         writer.count += pages
+
+    results: dict[tuple[int, int], _Result] = {}
+
+    def arrived(si: int, i: int, res: _Result) -> None:
+        nonlocal done
+        results[(si, i)] = res
         done += 1
         if progress:
             progress(done, total)
+
+    def neighbours(si: int, i: int) -> tuple[IterationRef | None, IterationRef | None]:
+        seq = sequences[si]
+        return (seq[i - 1] if i > 0 else None), (seq[i + 1] if i + 1 < len(seq) else None)
 
     # pages allocate millions of short-lived containers: a full collection every
     # few thousand allocations costs more than the rendering itself
     thresholds = gc.get_threshold()
     gc.set_threshold(200_000, 50, 100)
-    use_pool = jobs > 1 and total >= 4 and "fork" in multiprocessing.get_all_start_methods()
+    pending = tasks
+    if old_root is not None and old_pages:
+        # unchanged pages are linked here, in one pass: only the rest goes to the workers
+        pending = []
+        for si, i in tasks:
+            ref = sequences[si][i]
+            res = _try_reuse(job, ref, _page_key(job, ref, *neighbours(si, i)))
+            if res is None:
+                pending.append((si, i))
+            else:
+                arrived(si, i, res)
+    use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
     if use_pool:
         close = getattr(reader, "close", None)
         if close:
@@ -543,18 +572,17 @@ def render_run(
         _JOB = job
         try:
             ctx_mp = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=min(jobs, total), mp_context=ctx_mp) as pool:
-                for si, i, res in pool.map(_worker_task, tasks, chunksize=1):
-                    record(si, i, res)
+            with ProcessPoolExecutor(max_workers=min(jobs, len(pending)), mp_context=ctx_mp) as pool:
+                for si, i, res in pool.map(_worker_task, pending, chunksize=1):
+                    arrived(si, i, res)
         finally:
             _JOB = None
             _WORKER_ENV = None
     else:
-        for si, i in tasks:
-            seq = sequences[si]
-            prev_ref = seq[i - 1] if i > 0 else None
-            next_ref = seq[i + 1] if i + 1 < len(seq) else None
-            record(si, i, _render_iteration(job, env, seq[i], prev_ref, next_ref))
+        for si, i in pending:
+            arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
+    for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
+        record(si, i, results[(si, i)])
     gc.set_threshold(*thresholds)
     if run.prompt_index:
         ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
