@@ -448,18 +448,18 @@ def _member(
         facts.skip_reasons.add(skip)
     ma = f"{anchor}-m{member}"
     summary = _summary(m) if m.metadata is not None else None
-    summ = "" if summary is None else f' data-summary="{_esc_str(summary)}"'
+    summ = "" if summary is None else f' data-summary="{esc(summary)}"'
     reward = m.reward
     adv = m.advantage
     adv_attr = "" if adv is None else f' data-adv="{adv}"'
     # attributes at their default (empty, 0, false) are left out: reportgen.js reads them so
     extra = ""
     if skip:
-        extra += f' data-skip="{_esc_str(skip)}"'
+        extra += f' data-skip="{esc(skip)}"'
     if m.truncated:
         extra += ' data-truncated="true"'
     if tools:
-        extra += f' data-tools="{_esc_str(" ".join(tools))}"'
+        extra += f' data-tools="{esc(" ".join(map(str, tools)))}"'
     if tool_errors:
         extra += f' data-toolerrors="{tool_errors}"'
     if dup:
