@@ -313,6 +313,14 @@ class ObserveReader:
         self._st = _ScanState()
         self.resumed_scan = False
 
+    def _note_broken(self, line: int, key: tuple[int, int, int] | None, got: int, by: int) -> None:
+        if self.notes is not None and key is not None:
+            self._note(
+                line,
+                "broken batch",
+                f"batch {key[1]} of segment {key[0]}: {got} of {key[2]} lines, broken off by line {by}",
+            )
+
     def _note(self, line: int, kind: str, message: str) -> None:
         if self.notes is not None and len(self.notes) < 100_000:
             self.notes.append((line, kind, message))
@@ -458,13 +466,7 @@ class ObserveReader:
                     total, records = rec
                     if open_batch:
                         broken_batches += 1
-                        if self.notes is not None and open_key is not None:
-                            self._note(
-                                batch_line,
-                                "broken batch",
-                                f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
-                                f"{open_key[2]} lines, broken off by line {line_no + 1}",
-                            )
+                        self._note_broken(batch_line, open_key, len(open_batch), line_no + 1)
                         open_batch = []
                     batch_line = line_no + 1
                     line_no += total
@@ -505,13 +507,7 @@ class ObserveReader:
                 else:
                     if open_batch:
                         broken_batches += 1
-                        if self.notes is not None and open_key is not None:
-                            self._note(
-                                batch_line,
-                                "broken batch",
-                                f"batch {open_key[1]} of segment {open_key[0]}: {len(open_batch)} of "
-                                f"{open_key[2]} lines, broken off by line {line_no}",
-                            )
+                        self._note_broken(batch_line, open_key, len(open_batch), line_no)
                         open_batch = []
                     if index != 0:
                         skipped_lines += 1
