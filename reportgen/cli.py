@@ -128,8 +128,8 @@ def main() -> None:
     "--jobs",
     type=click.IntRange(min=0),
     default=0,
-    help="Worker processes rendering pages, or building the runs of a sweep (0: one per core, at most 4). "
-    "The output does not depend on it.",
+    help="Worker processes parsing a large observe export and rendering pages, or building the runs of a "
+    "sweep (0: one per core, at most 4). The output does not depend on it.",
 )
 @click.option(
     "--markdown",
