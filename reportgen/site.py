@@ -82,11 +82,6 @@ class BuildResult:
         )
 
 
-def _rolecls(role: str) -> str:
-    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
-    return r or "other"
-
-
 def make_env() -> Environment:
     """The Jinja environment: autoescape everywhere, strict undefined."""
     env = Environment(
@@ -96,7 +91,6 @@ def make_env() -> Environment:
         trim_blocks=False,
         lstrip_blocks=False,
     )
-    env.filters["rolecls"] = _rolecls
     env.filters["linecount"] = lambda t: line_count(str(t))
     env.filters["tojson_text"] = lambda v: orjson.dumps(v, option=orjson.OPT_NON_STR_KEYS).decode()
     env.globals["fmt"] = fmt

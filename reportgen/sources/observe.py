@@ -972,22 +972,13 @@ def _step_rewards(value: Any) -> list[StepReward]:
     return out
 
 
-def _num(v: Any) -> float | None:
-    """finite_or_none with the common cases first (called several times per rollout)."""
-    if v is None:
-        return None
-    if type(v) is float and v - v == 0.0:
-        return v  # type: ignore[no-any-return]
-    return finite_or_none(v)
-
-
 def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool | None) -> Member:
     """One rollout with the §2.7 merge applied."""
     g = rec.get
     eligible = g("eligible")
     if type(eligible) is not bool:
         eligible = None
-    advantage = _num(g("advantage"))
+    advantage = finite_or_none(g("advantage"))
     skip = g("skip_reason")
     if type(skip) is not str:
         skip = None
@@ -995,7 +986,7 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
         if isinstance(sel.get("eligible"), bool):
             eligible = sel["eligible"]
         if advantage is None:
-            advantage = _num(sel.get("advantage"))
+            advantage = finite_or_none(sel.get("advantage"))
         if skip is None:
             skip = str_or_none(sel.get("skip_reason"))
     if trained_out is not None:
@@ -1017,12 +1008,12 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
     judge = g("judge_explanation")
     return Member(
         member=int(rec["member"]),
-        reward=_num(g("reward")),
-        reward_raw=_num(g("reward_raw")),
-        judge_term=_num(g("judge_term")),
+        reward=finite_or_none(g("reward")),
+        reward_raw=finite_or_none(g("reward_raw")),
+        judge_term=finite_or_none(g("judge_term")),
         advantage=advantage,
-        advantage_min=_num(g("advantage_min")),
-        advantage_max=_num(g("advantage_max")),
+        advantage_min=finite_or_none(g("advantage_min")),
+        advantage_max=finite_or_none(g("advantage_max")),
         tokens=tokens if type(tokens) is int else None,
         seed=seed if type(seed) is int else None,
         truncated=g("truncated") is True,
@@ -1033,7 +1024,7 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
         messages=messages,
         prefix=g("prefix") is not False,
         step_rewards=_step_rewards(steps) if steps else [],
-        terminal_reward_raw=_num(g("terminal_reward_raw")),
+        terminal_reward_raw=finite_or_none(g("terminal_reward_raw")),
         judge_explanation=judge if type(judge) is str else None,
         metadata=g("metadata"),
     )

@@ -20,13 +20,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import Group, Member, Prompt
+from ..model import Group, Member
+from .html import esc, esc_str
 from .iteration import (
     MessageView,
     PromptView,
     TextView,
     _badges,
-    _markdown,
     _prompt_preview,
     _prompt_view,
     _sort_key,
@@ -35,38 +35,16 @@ from .iteration import (
     compact_line,
     conversation_view,
     json_tree,
+    rolecls,
+    text_view,
 )
-from .text import CUT_RE, FOLD_LINES, fmt, fold_summary
-
-
-def _py_escape(s: str) -> str:
-    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
-
-
-_esc_str: Callable[[str], str]
-try:  # markupsafe's C escaper without the Markup wrapper: a third of escape()'s cost
-    from markupsafe._speedups import _escape_inner as _esc_str
-except ImportError:  # pragma: no cover - pure-Python markupsafe
-    _esc_str = _py_escape
-
-
-def esc(value: object) -> str:
-    """HTML-escape any value's text (the entities of markupsafe.escape)."""
-    return _esc_str(value if type(value) is str else str(value))
+from .text import FOLD_LINES, cut_chars, fmt, line_count
 
 
 def _f(value: float | int | None) -> str:
     """fmt() with its dash as a character reference: pages stay ASCII, which encodes as a copy."""
     out = fmt(value)
     return "&#8211;" if out == "–" else out
-
-
-def _cut(text: str) -> int | None:
-    # the exporter's marker ends the text: test the end before running the regex
-    if not text.endswith(" chars]"):
-        return None
-    m = CUT_RE.search(text)
-    return int(m.group(1)) if m else None
 
 
 def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "text") -> None:
@@ -78,17 +56,7 @@ def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "tex
 
 def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
     """textblock() of a plain text: fold past 20 lines, markdown next to it, the cut note."""
-    folded = (text.count("\n") + 1 > FOLD_LINES if text else False) if fold is None else fold
-    rendered = _markdown(text) if md and text.strip() else None
-    if folded:
-        w(f'<details class="fold"><summary>{esc(fold_summary(text))}</summary>')
-        _dual(w, text, rendered)
-        w("</details>")
-    else:
-        _dual(w, text, rendered)
-    cut = _cut(text)
-    if cut:
-        w(f'<p class="cutnote">cut by the exporter: {cut} more characters not exported</p>')
+    _textview(w, text_view(text, fold=fold, md=md))
 
 
 def _textview(w: Callable[[str], Any], tv: TextView, cls: str = "text") -> None:
@@ -112,18 +80,9 @@ def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
         )
 
 
-def _rolecls(role: str) -> str:
-    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
-    return r or "other"
-
-
-def _lines(text: str) -> int:
-    return text.count("\n") + 1 if text else 0
-
-
 def _message(w: Callable[[str], Any], mv: MessageView) -> None:
     """One message (the ``message`` macro of the templates before this module)."""
-    w(f'<div class="msg role-{esc(_rolecls(mv.role))}')
+    w(f'<div class="msg role-{esc(rolecls(mv.role))}')
     if mv.is_error:
         w(" is-error")
     w(f'" data-role="{esc(mv.role)}"')
@@ -177,7 +136,7 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
         w(f'</summary>\n<pre class="args">{esc(c.arguments)}</pre>')
         r = c.result
         if r is not None:
-            n = _lines(r.text.text)
+            n = line_count(r.text.text)
             w(
                 f'\n<div class="result{" is-error" if r.is_error else ""}" data-role="tool" data-index="{r.index}">'
                 f'<div class="msg-head"><span class="role">result</span> <span class="lines">{n} line'
@@ -257,9 +216,9 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
         w("</td>\n<td>")
         for k, v in s.logs.items():
             t = _jinja_str(v)
-            if _lines(t) > 1 or len(t) > 120:
+            if line_count(t) > 1 or len(t) > 120:
                 w(
-                    f'<details class="log"><summary>{esc(k)} ({_lines(t)} lines)</summary>'
+                    f'<details class="log"><summary>{esc(k)} ({line_count(t)} lines)</summary>'
                     f'<pre class="text">{esc(t)}</pre></details>'
                 )
             else:
@@ -420,7 +379,7 @@ def _member(
     member = m.member
     if completion is not None:
         dup = texts.get(completion, 0) > 1 if g.id is not None else False
-        cut = _cut(completion) is not None
+        cut = cut_chars(completion) is not None
         msgs: list[MessageView] | None = None
         unattributed: list[dict[str, Any]] = []
         tools: list[str] = []
@@ -468,11 +427,11 @@ def _member(
     eligible = m.eligible
     w(
         f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
-        f'data-cid="{_esc_str(page_key)}:{gkey}:{member}" data-member="{member}" '
+        f'data-cid="{esc_str(page_key)}:{gkey}:{member}" data-member="{member}" '
         f'data-reward="{"" if reward is None else reward}" '
         f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
         f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}"'
-        f'{extra} data-badges="{_esc_str("|".join(names))}"'
+        f'{extra} data-badges="{esc_str("|".join(names))}"'
         f"{adv_attr}"
         f"{summ}"
         f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
@@ -502,9 +461,9 @@ def _member(
             f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
         )
-    chips = "".join([f'<span class="chip {cls}">{_esc_str(text)}</span>' for cls, text in badges])
+    chips = "".join([f'<span class="chip {cls}">{esc_str(text)}</span>' for cls, text in badges])
     # a completion's compact line (its first line) is written by reportgen.js when asked for
-    compact_p = "" if completion is not None else f'<p class="compact">{_esc_str(compact)}</p>\n'
+    compact_p = "" if completion is not None else f'<p class="compact">{esc_str(compact)}</p>\n'
     w(f'<span class="badges">{chips}</span>\n</header>\n{compact_p}<div class="member-body">\n')
     if m.prompt and g.id is None:
         _prompt_block(w, _prompt_view(m.prompt, md))
@@ -513,11 +472,11 @@ def _member(
             '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
             '<div class="msg-head"><span class="role">completion</span></div>'
         )
-        if md or completion.count("\n") >= FOLD_LINES or completion.endswith(" chars]"):
+        if md or completion.count("\n") >= FOLD_LINES or cut_chars(completion) is not None:
             _text(w, completion, md)
             w("</div>\n")
         else:  # the common case of _text, inline: short, no markdown, not cut
-            w(f'<pre class="text">{_esc_str(completion)}</pre></div>\n')
+            w(f'<pre class="text">{esc_str(completion)}</pre></div>\n')
     elif msgs is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')
@@ -545,8 +504,3 @@ def _member(
     if m.metadata not in (None, {}):
         w(f'<details class="json"><summary>trajectory metadata</summary>{json_tree(m.metadata)}</details>\n')
     w("</div>\n</article>\n")
-
-
-def member_prompt_view(p: Prompt | None, md: bool) -> PromptView | None:
-    """The prompt of a PPO member (kept for callers of the view layer)."""
-    return _prompt_view(p, md)

@@ -14,23 +14,28 @@ from markupsafe import Markup, escape
 _VOID = {"br", "hr", "img", "input", "meta", "link"}
 
 
-_esc_str: Callable[[str], str]
+esc_str: Callable[[str], str]
 try:  # markupsafe's C escaper, returning str: the Markup wrapper of escape() is the slow part here
-    from markupsafe._speedups import _escape_inner as _esc_str
+    from markupsafe._speedups import _escape_inner as esc_str
 except ImportError:  # pragma: no cover - pure-Python markupsafe
 
-    def _esc_str(s: str) -> str:
+    def esc_str(s: str) -> str:
         return str(escape(s))
+
+
+def esc(value: object) -> str:
+    """HTML-escape any value's text as a plain str (the entities of markupsafe.escape)."""
+    return esc_str(value if type(value) is str else str(value))
 
 
 def _text(c: object) -> str:
     """What escape(c) gives, as a plain str: Markup (anything with __html__) as is, the rest escaped."""
     if type(c) is str:
-        return _esc_str(c)
+        return esc_str(c)
     html = getattr(c, "__html__", None)
     if html is not None:
         return str(html())
-    return _esc_str(str(c))
+    return esc_str(str(c))
 
 
 def attrs_html(attrs: dict[str, object | None]) -> str:

@@ -28,6 +28,12 @@ class TextView:
     md: Markup | None = None  # the markdown rendering, next to the exact text
 
 
+def rolecls(role: str) -> str:
+    """A role as a CSS class suffix: letters, digits and dashes only."""
+    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
+    return r or "other"
+
+
 def _markdown(text: str) -> Markup | None:
     # markdown-it is imported on first use: large builds (markdown off) never pay for it
     from .markdown import render_markdown

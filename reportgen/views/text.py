@@ -14,7 +14,9 @@ FOLD_LINES = 20
 
 def cut_chars(text: str | None) -> int | None:
     """Characters removed by the exporter's cut (``…[+N chars]``), or None."""
-    if not text:
+    # the marker ends the text ($ also matches before a final newline): test the end before
+    # running the regex, which would scan the whole text (several calls per rollout)
+    if not text or not (text.endswith(" chars]") or text.endswith(" chars]\n")):
         return None
     m = CUT_RE.search(text)
     return int(m.group(1)) if m else None
