@@ -472,9 +472,27 @@ def _sequences(run: Run) -> list[list[IterationRef]]:
     return seqs
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on: its affinity mask, bounded by a cgroup v2 CPU quota
+    (a container's ``--cpus``), which os.cpu_count() ignores."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            n = min(n, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, n)
+
+
 def default_jobs() -> int:
-    """Worker processes used when the user does not say: one per core, at most 4."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """Worker processes used when the user does not say: one per usable core, at most 8
+    (each worker holds one iteration in memory)."""
+    return min(8, usable_cpus())
 
 
 def render_run(

@@ -58,3 +58,27 @@ def test_parallel_output_identical_to_serial(tmp_path):
     build(str(src), a, BuildOptions(jobs=1, incremental=False))
     build(str(src), b, BuildOptions(jobs=2, incremental=False))
     assert snapshot(a) == snapshot(b)
+
+
+def test_default_jobs_follow_the_cgroup_quota(monkeypatch):
+    """A container limited to 1.5 CPUs gets 2 workers, whatever the host has."""
+    import io
+
+    from reportgen import site
+
+    real_open = open
+
+    def fake_open(path, *a, **k):
+        if str(path) == "/sys/fs/cgroup/cpu.max":
+            return io.StringIO("150000 100000\n")
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(site.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    monkeypatch.setattr(site, "open", fake_open, raising=False)
+    assert site.usable_cpus() == 2
+    assert site.default_jobs() == 2
+    monkeypatch.setattr(site, "open", real_open, raising=False)
+    monkeypatch.setattr(site.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    if not Path("/sys/fs/cgroup/cpu.max").exists():
+        assert site.usable_cpus() == 64
+        assert site.default_jobs() == 8
