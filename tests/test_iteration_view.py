@@ -264,3 +264,35 @@ def test_tinker_pages_have_no_training_badges():
         assert "unknown execution" not in chips and "trained" not in chips
         assert {"correct", "incorrect"} & set(chips)
         assert s.select_one("#f-badge") is not None and s.select_one("#f-trained") is None
+
+
+def test_fast_text_helpers_agree_with_the_plain_ones():
+    """esc_text skips markupsafe when a text has nothing to escape; longer_than stops at the
+    fold limit: both must give what escape() and line_count() give, on every kind of text."""
+    from markupsafe import escape
+
+    from reportgen.views.html import esc_text
+    from reportgen.views.text import line_count, longer_than
+
+    from .hostile import hostile
+
+    texts = [
+        "",
+        "plain words only",
+        "a & b",
+        "<script>alert(1)</script>",
+        "it's \"quoted\"",
+        "x > y",
+        "\n" * 19,
+        "\n" * 20,
+        "a\n" * 20,
+        "a\n" * 21 + "b",
+        "line\r\nline\n",
+        "\u2028\n\x00<",
+        hostile("completion"),
+        "word " * 2000,
+    ]
+    for t in texts:
+        assert esc_text(t) == str(escape(t)), t
+        for n in (0, 1, 2, 19, 20, 21):
+            assert longer_than(t, n) == (line_count(t) > n), (t, n)

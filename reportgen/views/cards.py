@@ -21,7 +21,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..model import Group, Member
-from .html import esc, esc_str
+from .html import esc, esc_str, esc_text
 from .iteration import (
     MessageView,
     PromptView,
@@ -38,7 +38,7 @@ from .iteration import (
     rolecls,
     text_view,
 )
-from .text import FOLD_LINES, cut_chars, fmt, line_count
+from .text import FOLD_LINES, cut_chars, fmt, line_count, longer_than
 
 
 def _f(value: float | int | None) -> str:
@@ -49,9 +49,9 @@ def _f(value: float | int | None) -> str:
 
 def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "text") -> None:
     if md is None:
-        w(f'<pre class="{cls}">{esc(text)}</pre>')
+        w(f'<pre class="{cls}">{esc_text(text)}</pre>')
     else:
-        w(f'<pre class="{cls} has-md">{esc(text)}</pre><div class="md">{md}</div>')
+        w(f'<pre class="{cls} has-md">{esc_text(text)}</pre><div class="md">{md}</div>')
 
 
 def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
@@ -133,7 +133,7 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
             w(' <span class="chip bad">error</span>')
         if c.arguments_cut:
             w(' <span class="chip info">cut</span>')
-        w(f'</summary>\n<pre class="args">{esc(c.arguments)}</pre>')
+        w(f'</summary>\n<pre class="args">{esc_text(c.arguments)}</pre>')
         r = c.result
         if r is not None:
             n = line_count(r.text.text)
@@ -219,7 +219,7 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
             if line_count(t) > 1 or len(t) > 120:
                 w(
                     f'<details class="log"><summary>{esc(k)} ({line_count(t)} lines)</summary>'
-                    f'<pre class="text">{esc(t)}</pre></details>'
+                    f'<pre class="text">{esc_text(t)}</pre></details>'
                 )
             else:
                 w(f'<div class="kv"><span class="k">{esc(k)}:</span> <span class="log-v">{esc(t)}</span></div>')
@@ -472,11 +472,11 @@ def _member(
             '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
             '<div class="msg-head"><span class="role">completion</span></div>'
         )
-        if md or completion.count("\n") >= FOLD_LINES or cut_chars(completion) is not None:
+        if md or cut or longer_than(completion, FOLD_LINES):
             _text(w, completion, md)
             w("</div>\n")
         else:  # the common case of _text, inline: short, no markdown, not cut
-            w(f'<pre class="text">{esc_str(completion)}</pre></div>\n')
+            w(f'<pre class="text">{esc_text(completion)}</pre></div>\n')
     elif msgs is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')

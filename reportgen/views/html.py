@@ -23,6 +23,18 @@ except ImportError:  # pragma: no cover - pure-Python markupsafe
         return str(escape(s))
 
 
+def esc_text(s: str) -> str:
+    """esc_str for long texts (completions, messages, tool arguments): the same entities.
+
+    markupsafe's escaper walks a text a character at a time (about 3 ns a character
+    on the benchmark machine); five ``in`` tests are memchr scans, ten times faster,
+    and most texts hold none of the five characters, so they come back as they are.
+    """
+    if "&" in s or "<" in s or ">" in s or '"' in s or "'" in s:
+        return esc_str(s)
+    return s
+
+
 def esc(value: object) -> str:
     """HTML-escape any value's text as a plain str (the entities of markupsafe.escape)."""
     return esc_str(value if type(value) is str else str(value))

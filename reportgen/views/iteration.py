@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
-from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, pretty_json
+from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, longer_than, pretty_json
 
 
 @dataclass(slots=True)
@@ -43,8 +43,7 @@ def _markdown(text: str) -> Markup | None:
 
 def text_view(text: str, fold: bool | None = None, md: bool = False) -> TextView:
     """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown rendering."""
-    lines = line_count(text)
-    folded = lines > FOLD_LINES if fold is None else fold
+    folded = longer_than(text, FOLD_LINES) if fold is None else fold
     rendered = _markdown(text) if md and text.strip() else None
     return TextView(
         text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text), md=rendered

@@ -40,6 +40,20 @@ def line_count(text: str) -> int:
     return text.count("\n") + 1 if text else 0
 
 
+def longer_than(text: str, lines: int) -> bool:
+    """Whether ``line_count(text) > lines``, finding at most ``lines`` newlines: str.count walks
+    every character, find() is a memchr scan."""
+    if not text:
+        return False
+    i = -1
+    find = text.find
+    for _ in range(lines):
+        i = find("\n", i + 1)
+        if i < 0:
+            return False
+    return True
+
+
 def fold_summary(text: str) -> str:
     """Summary of a folded text: its first two lines and its size."""
     lines = text.split("\n", 2)
