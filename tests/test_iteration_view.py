@@ -291,6 +291,9 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         "\u2028\n\x00<",
         hostile("completion"),
         "word " * 2000,
+        "line\n" * 600,
+        "x" * 2500 + "\n" * 20,
+        "x" * 2500 + "\n" * 19,
     ]
     for t in texts:
         assert esc_text(t) == str(escape(t)), t

@@ -231,6 +231,16 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
         w("</p>")
 
 
+_BADGE_CACHE: dict[tuple[Any, ...], tuple[list[str], str, str]] = {}
+
+
+def _badge_parts(badges: list[tuple[str, str]]) -> tuple[list[str], str, str]:
+    """A member's badge names, its escaped ``data-badges`` value and its chips."""
+    names = [t for _, t in badges]
+    chips = "".join([f'<span class="chip {cls}">{esc_str(text)}</span>' for cls, text in badges])
+    return names, esc_str("|".join(names)), chips
+
+
 def _jinja_str(v: Any) -> str:
     return v if isinstance(v, str) else str(v)
 
@@ -264,6 +274,7 @@ def render_groups(
     w = out.append
     per_member_prompt = any(g.id is None for g in groups)
     facts.n_groups = len(groups)
+    page_key = esc_str(page_key)  # escaped once here: every card's data-cid holds it
     for i, g in enumerate(groups):
         _group(w, g, i, per_member_prompt and g.id is None, md, page_key, training_known, train, observe, others, facts)
     if not groups:
@@ -399,8 +410,17 @@ def _member(
             tools = []
         compact = compact_line(m)
         tool_errors = m.tool_errors
-    badges = _badges(m, dup, cut, training_known)
-    names = [t for _, t in badges]
+    if completion is not None and not m.badges:
+        # a completion's badges follow from a few facts: one rendering per combination
+        bkey = (m.truncated, m.skip_reason, m.eligible, m.trained, dup, cut, training_known)
+        parts = _BADGE_CACHE.get(bkey)
+        if parts is None:
+            parts = _badge_parts(_badges(m, dup, cut, training_known))
+            if len(_BADGE_CACHE) < 1024:  # skip reasons come from the input: keep the cache bounded
+                _BADGE_CACHE[bkey] = parts
+    else:
+        parts = _badge_parts(_badges(m, dup, cut, training_known))
+    names, names_attr, chips = parts
     facts.badge_names.update(names)
     skip = m.skip_reason
     if skip:
@@ -410,7 +430,6 @@ def _member(
     summ = "" if summary is None else f' data-summary="{esc(summary)}"'
     reward = m.reward
     adv = m.advantage
-    adv_attr = "" if adv is None else f' data-adv="{adv}"'
     # attributes at their default (empty, 0, false) are left out: reportgen.js reads them so
     extra = ""
     if skip:
@@ -423,48 +442,53 @@ def _member(
         extra += f' data-toolerrors="{tool_errors}"'
     if dup:
         extra += ' data-dup="true"'
+    adv_attr = "" if adv is None else f' data-adv="{adv}"'
     trained = m.trained
     eligible = m.eligible
-    w(
-        f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
-        f'data-cid="{esc_str(page_key)}:{gkey}:{member}" data-member="{member}" '
-        f'data-reward="{"" if reward is None else reward}" '
-        f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
-        f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}"'
-        f'{extra} data-badges="{esc_str("|".join(names))}"'
-        f"{adv_attr}"
-        f"{summ}"
-        f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
-        f'<span class="reward" title="reward">{_f(reward)}</span>\n'
-    )
-    if m.reward_raw is not None and m.reward_raw != reward:
-        w(f'<span class="raw" title="reward before shaping">raw {fmt(m.reward_raw)}</span>\n')
+    # the spans of the header that only some members have, in their order
+    spans = ""
+    raw = m.reward_raw
+    if raw is not None and raw != reward:
+        spans += f'<span class="raw" title="reward before shaping">raw {fmt(raw)}</span>\n'
     if m.judge_term:
-        w(f'<span class="judge" title="judge term of the reward">judge {fmt(m.judge_term)}</span>\n')
+        spans += f'<span class="judge" title="judge term of the reward">judge {fmt(m.judge_term)}</span>\n'
     if m.final_reward is not None:
-        w(f'<span class="raw">final {fmt(m.final_reward)}</span>\n')
+        spans += f'<span class="raw">final {fmt(m.final_reward)}</span>\n'
     if adv is not None:
         # the bar beside it is drawn by reportgen.js from data-adv
-        w(f'<span class="adv" title="advantage">adv {fmt(adv)}</span>\n')
+        spans += f'<span class="adv" title="advantage">adv {fmt(adv)}</span>\n'
     if m.advantage_min is not None:
-        w(
+        spans += (
             f'<span class="adv" title="advantage min and max over tokens">[{fmt(m.advantage_min)}, '
             f"{fmt(m.advantage_max)}]</span>\n"
         )
-    if m.tokens is not None:
-        w(f'<span class="tok">{esc(m.tokens)} tok</span>\n')
-    if m.seed is not None:
-        w(f'<span class="seed">seed {esc(m.seed)}</span>\n')
+    tokens = m.tokens
+    if tokens is not None:
+        spans += f'<span class="tok">{tokens if type(tokens) is int else esc(tokens)} tok</span>\n'
+    seed = m.seed
+    if seed is not None:
+        spans += f'<span class="seed">seed {seed if type(seed) is int else esc(seed)}</span>\n'
     if m.messages is not None:
         turns, calls = m.turns, m.n_tool_calls
-        w(
+        spans += (
             f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
         )
-    chips = "".join([f'<span class="chip {cls}">{esc_str(text)}</span>' for cls, text in badges])
     # a completion's compact line (its first line) is written by reportgen.js when asked for
     compact_p = "" if completion is not None else f'<p class="compact">{esc_str(compact)}</p>\n'
-    w(f'<span class="badges">{chips}</span>\n</header>\n{compact_p}<div class="member-body">\n')
+    w(
+        f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
+        f'data-cid="{page_key}:{gkey}:{member}" data-member="{member}" '
+        f'data-reward="{"" if reward is None else reward}" '
+        f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
+        f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}"'
+        f'{extra} data-badges="{names_attr}"'
+        f"{adv_attr}"
+        f"{summ}"
+        f'>\n<header class="member-head">\n<a class="anchor" href="#{ma}">#{member}</a>\n'
+        f'<span class="reward" title="reward">{_f(reward)}</span>\n{spans}'
+        f'<span class="badges">{chips}</span>\n</header>\n{compact_p}<div class="member-body">\n'
+    )
     if m.prompt and g.id is None:
         _prompt_block(w, _prompt_view(m.prompt, md))
     if completion is not None:

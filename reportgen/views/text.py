@@ -41,10 +41,15 @@ def line_count(text: str) -> int:
 
 
 def longer_than(text: str, lines: int) -> bool:
-    """Whether ``line_count(text) > lines``, finding at most ``lines`` newlines: str.count walks
-    every character, find() is a memchr scan."""
+    """Whether ``line_count(text) > lines``.
+
+    str.count walks every character (about 0.85 ns each on the benchmark machine);
+    find() is a memchr scan but costs a call per newline.  Short texts are counted,
+    long ones searched for at most ``lines`` newlines."""
     if not text:
         return False
+    if len(text) <= 2000:
+        return text.count("\n") >= lines
     i = -1
     find = text.find
     for _ in range(lines):
