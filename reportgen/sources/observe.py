@@ -1004,16 +1004,12 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
     else:
         text = completion if type(completion) is str else ("" if completion is None else str(completion))
         messages = None
-    steps = g("step_rewards")
-    judge = g("judge_explanation")
-    return Member(
-        member=int(rec["member"]),
-        reward=finite_or_none(g("reward")),
-        reward_raw=finite_or_none(g("reward_raw")),
-        judge_term=finite_or_none(g("judge_term")),
-        advantage=advantage,
-        advantage_min=finite_or_none(g("advantage_min")),
-        advantage_max=finite_or_none(g("advantage_max")),
+    mem = Member(
+        int(rec["member"]),
+        finite_or_none(g("reward")),
+        finite_or_none(g("reward_raw")),
+        finite_or_none(g("judge_term")),
+        advantage,
         tokens=tokens if type(tokens) is int else None,
         seed=seed if type(seed) is int else None,
         truncated=g("truncated") is True,
@@ -1022,12 +1018,27 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
         skip_reason=skip,
         completion=text,
         messages=messages,
-        prefix=g("prefix") is not False,
-        step_rewards=_step_rewards(steps) if steps else [],
-        terminal_reward_raw=finite_or_none(g("terminal_reward_raw")),
-        judge_explanation=judge if type(judge) is str else None,
         metadata=g("metadata"),
     )
+    # the rarer fields, absent from most rollouts: set only when present
+    if g("prefix") is False:
+        mem.prefix = False
+    steps = g("step_rewards")
+    if steps:
+        mem.step_rewards = _step_rewards(steps)
+    v = g("advantage_min")
+    if v is not None:
+        mem.advantage_min = finite_or_none(v)
+    v = g("advantage_max")
+    if v is not None:
+        mem.advantage_max = finite_or_none(v)
+    v = g("terminal_reward_raw")
+    if v is not None:
+        mem.terminal_reward_raw = finite_or_none(v)
+    judge = g("judge_explanation")
+    if type(judge) is str:
+        mem.judge_explanation = judge
+    return mem
 
 
 _ABSENT = object()
