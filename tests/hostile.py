@@ -635,7 +635,43 @@ HOSTILE_FIELDS_TINKER = [
     "train.link_text",
     "train.traceback",
     "train.data_value",
+    "htmlonly.title",
+    "htmlonly.user",
+    "htmlonly.assistant",
+    "htmlonly.thinking",
+    "htmlonly.cell",
+    "htmlonly.raw_markup",
 ]
+
+
+def _html_report() -> str:
+    """A tinker 0.1.0 HTML report (no JSON beside it): texts escaped as logtree writes them,
+    plus raw markup where an env's log_html() could have put it."""
+    h = hostile
+    e = html.escape
+    return (
+        '<!doctype html><html><head><meta charset="utf-8"><title>%s</title>'
+        f"<style>body{{background:url(https://{EVIL}/css)}}</style><script>window.{MARK}=90</script></head>"
+        '<body class="lt-root"><h1 class="lt-title">%s</h1><div class="lt-subtitle">Generated 2026</div>'
+        '<section class="lt-section"><h2 class="lt-h2">Group Rollout</h2><div class="lt-section-body">'
+        '<div><div class="lt-conversation">'
+        '<div class="lt-message lt-message-user"><span class="lt-message-role">user:</span>'
+        '<div class="lt-message-content"><span class="lt-text-part">%s</span></div></div>'
+        '<div class="lt-message lt-message-assistant"><span class="lt-message-role">assistant:</span>'
+        '<div class="lt-message-content"><details class="lt-thinking-part"><summary>Thinking</summary>'
+        '<pre>%s</pre></details><span class="lt-text-part">%s</span></div></div></div></div>'
+        '<table class="lt-table"><tbody><tr><td>%s</td></tr></tbody></table>'
+        "<div>FLD[htmlonly.raw_markup] %s</div>"
+        "</div></section></body></html>"
+    ) % (
+        e(h("htmlonly.head_title")),
+        e(h("htmlonly.title")),
+        e(h("htmlonly.user")),
+        e(h("htmlonly.thinking")),
+        e(h("htmlonly.assistant")),
+        e(h("htmlonly.cell")),
+        ATTACK,
+    )
 
 
 def write_tinker(directory: Path, outside: Path | None = None) -> Path:
@@ -724,6 +760,8 @@ def write_tinker(directory: Path, outside: Path | None = None) -> Path:
     (directory / "train_iteration_000001_logtree.json").write_text(_dump_deep(_logtree("flat", depth=3)))
     (directory / "train_iteration_000001_rollout_summaries.jsonl").write_text(_summary_line(0, 0, "flat") + '\n{"gro')
     (directory / ".train_iteration_000002_logtree.json.123.tmp").write_text("<script>alert(74)</script>")
+    # a 0.1.0 report: the HTML is the only record of this evaluation
+    (directory / "eval_htmlonly_iteration_000001.html").write_text(_html_report(), encoding="utf-8")
     if outside is not None:
         ext = outside / "iteration_000003"
         ext.mkdir(parents=True, exist_ok=True)

@@ -679,3 +679,107 @@ def test_s3_source_through_moto(monkeypatch):
         assert _load_all(local_reader, local) == _load_all(s3_reader, remote)
     finally:
         server.stop()
+
+
+# ------------------------------------------------------------------ 0.1.0: HTML only
+def _conversation_texts(doc: Any) -> list[tuple[str, str]]:
+    """(role, text) of every message of every conversation node of a logtree JSON document."""
+    out: list[tuple[str, str]] = []
+    stack = [doc["root"]]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, dict):
+            continue
+        data = n.get("data")
+        if isinstance(data, dict) and data.get("type") == "conversation":
+            for m in data["messages"]:
+                c = m["content"]
+                parts = c if isinstance(c, list) else [{"type": "text", "text": c}]
+                for p in parts:
+                    t = p.get("text", p.get("thinking", ""))
+                    if t.strip():
+                        out.append((m["role"], t))
+        stack.extend(n.get("children", []))
+    return sorted(out)
+
+
+def test_html_only_iterations_read_from_the_report(tmp_path):
+    """0.1.0 runs have no JSON: the HTML report gives the conversations (minus tool calls)."""
+    from reportgen.sources.tinker_html import logtree_from_html
+
+    reader, run = scan(FIX / "v010_html")
+    assert [(r.number, r.has_texts) for r in run.iterations] == [(0, True), (1, False)]
+    assert {k: [(r.number, r.has_texts) for r in v] for k, v in run.evals.items()} == {
+        "1": [(1, True)],
+        "test": [(0, True)],
+    }
+    ref = run.iterations[0]
+    assert any("logtree HTML" in n for n in ref.notes)
+    it = reader.load(ref)
+    assert it.logtree is not None and it.logtree["title"] == "RL Iteration 0"
+    assert it.logtree["started_at"] == "2026-11-29T07:39:32"
+    # the same groups, prompts and conversations as the JSON of the same iteration
+    # (tests/fixtures keeps a trimmed JSON: its conversations are a subset)
+    html_doc = logtree_from_html((FIX / "v010_html" / "train_iteration_000000.html").read_text(encoding="utf-8"))
+    trimmed = json.loads((FIX / "calc_agent_multiturn" / "iteration_000000" / "train_logtree.json").read_text())
+    from_html = _conversation_texts(html_doc)
+    assert set(_conversation_texts(trimmed)) <= set(from_html)
+    assert ("assistant", "I should use the calculator for this.") in from_html  # a thinking part
+    assert len(it.groups) == 2 and all(g.has_text for g in it.groups)  # the logged groups
+    g0 = it.groups[0]
+    assert [m.role for m in g0.prompt.messages] == ["system", "user"]
+    assert g0.prompt.messages[1].content == "Compute: 26 * 28"
+    assert len(g0.members) == 4
+    exported = json.loads(reader.logtree_bytes(ref))
+    assert exported["title"] == "RL Iteration 0" and exported["root"]["attrs"] == {"class": "lt-root"}
+    assert _conversation_texts(exported) == from_html
+
+
+def test_html_only_run_builds_pages_with_every_text(tmp_path):
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+    from reportgen.sources.tinker_html import logtree_from_html
+
+    out = tmp_path / "site"
+    build(str(FIX / "v010_html"), out, BuildOptions(jobs=1))
+    for src, page in [
+        ("train_iteration_000000.html", "train_iteration_000000.html"),
+        ("eval_test_iteration_000000.html", "eval_test_iteration_000000.html"),
+        ("eval_1_iteration_000001.html", "eval_1_iteration_000001.html"),
+    ]:
+        doc = logtree_from_html((FIX / "v010_html" / src).read_text(encoding="utf-8"))
+        text = BeautifulSoup((out / page).read_text(encoding="utf-8"), "html.parser").get_text()
+        texts = _conversation_texts(doc)
+        assert texts or src.startswith("eval_1"), src
+        for _, t in texts:
+            for line in t.splitlines():
+                assert line.strip() in text, (src, line)
+        assert (out / page.replace(".html", "_logtree.json")).exists()
+
+
+def test_html_report_is_hostile_input():
+    """Scripts, styles, stray and unclosed tags, entities and deep nesting stay text or go."""
+    from reportgen.sources.tinker_html import MAX_NESTING, logtree_from_html
+
+    doc = logtree_from_html(
+        "<html><head><title>t</title><style>body{}</style><script>alert(1)</script></head>"
+        '<body class="lt-root"><h1 class="lt-title">A &amp; B</h1></span></div>'
+        "<script>alert(2)</script>"
+        '<div class="lt-conversation"><div class="lt-message lt-message-user">'
+        '<span class="lt-message-role">user:</span><div class="lt-message-content">'
+        '<span class="lt-text-part">x &lt;img src=x onerror=alert(3)&gt; &amp;amp;</span></div></div></div>'
+        + "<div>" * (MAX_NESTING * 3)
+        + "deep"
+        + "<p>unclosed"
+    )
+    assert doc["title"] == "A & B"
+    flat = json.dumps(doc)
+    assert "alert(1)" not in flat and "alert(2)" not in flat and "body{}" not in flat
+    assert _conversation_texts(doc) == [("user", "x <img src=x onerror=alert(3)> &amp;")]
+    assert "deep" in flat and "unclosed" in flat
+    import orjson
+
+    orjson.dumps(doc)  # within orjson's nesting limit
+    node = lognode_from_json(doc["root"])
+    assert node.tag == "body"

@@ -9,7 +9,9 @@ Layouts
     ``train_iteration_NNNNNN*`` / ``eval_<label>_iteration_NNNNNN*`` names
     (0.1.0 and the unreleased flat-JSON builds) are discovered; hidden
     ``.<name>.<pid>.tmp`` files of a live run are ignored.  An iteration with
-    only ``.html`` (0.1.0) is listed without texts: only the JSON is read.
+    only ``.html`` (0.1.0) is read from the HTML report (``tinker_html``), which
+    gives the same tree as a logtree JSON minus the tool calls; otherwise the
+    HTML is not read.
 
 Logtree strings (the raw-HTML rule)
     Logtree string children are ``html.escape(s, quote=True)`` output, which can
@@ -50,6 +52,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
+
 from ..errors import InputError
 from ..model import (
     Checkpoint,
@@ -68,6 +72,7 @@ from ..model import (
 )
 from ..storage import Storage
 from .jsonl import parse_line
+from .tinker_html import logtree_from_html
 
 MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
 
@@ -186,6 +191,7 @@ class TinkerReader:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._html_doc: tuple[str, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ scan
     def scan(self, jobs: int = 1) -> Run:
@@ -409,9 +415,10 @@ class TinkerReader:
         unfinished: list[tuple[IterationRef, bool]] = []  # (ref, logtree ends with an exception)
         for (kind, label, n), files in sorted(found.items()):
             ref = IterationRef(kind=kind, number=n, label=label if kind == "eval" else "", locator=dict(files))
-            ref.has_texts = "logtree" in files or "summaries" in files
+            ref.has_texts = bool(files)
             if "logtree" not in files and "summaries" not in files:
-                ref.notes.append("HTML only: no logtree JSON or rollout summaries")
+                # tinker 0.1.0: the HTML report is the only record of the texts
+                ref.notes.append("read from the logtree HTML (no logtree JSON or rollout summaries)")
             prefix = "" if kind == "train" else run.eval_metric_prefix.get(label)
             self._fill_headline(run, ref, prefix)
             if "summaries" in files and not ref.rollouts:
@@ -526,17 +533,34 @@ class TinkerReader:
 
     # ------------------------------------------------------------------ load
     def logtree_bytes(self, ref: IterationRef) -> bytes | None:
-        """The logtree JSON as written by tinker, if any."""
-        rel = (ref.locator or {}).get("logtree")
-        return self.storage.read_bytes(rel) if rel else None
+        """The logtree JSON as written by tinker; for an iteration with only the HTML report
+        (0.1.0), the logtree read back from it; None when there is neither."""
+        loc = ref.locator or {}
+        rel = loc.get("logtree")
+        if rel:
+            return self.storage.read_bytes(rel)
+        html_rel = loc.get("html")
+        if not html_rel:
+            return None
+        cached = self._html_doc
+        doc = cached[1] if cached is not None and cached[0] == html_rel else self._read_logtree_html(html_rel, [])
+        self._html_doc = None
+        try:
+            return orjson.dumps(doc)
+        except (TypeError, orjson.JSONEncodeError):  # the views export one from the groups instead
+            return None
 
     def load(self, ref: IterationRef) -> Iteration:
         """The texts of one iteration: logtree tree and groups."""
         loc: dict[str, str] = ref.locator or {}
         it = Iteration(ref=ref, groups=[])
         root: LogNode | None = None
+        doc: dict[str, Any] | None = None
         if loc.get("logtree"):
             doc = self._read_logtree(loc["logtree"], it.warnings)
+        elif loc.get("html"):
+            doc = self._read_logtree_html(loc["html"], it.warnings)
+        if doc is not None:
             it.logtree = {k: v for k, v in doc.items() if k != "root"}
             for key in ("title", "started_at", "path"):  # always there, a string or None
                 it.logtree[key] = doc[key] if isinstance(doc.get(key), str) else None
@@ -568,6 +592,21 @@ class TinkerReader:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
         if not isinstance(doc, dict):
             raise InputError("bad logtree JSON: top level is not an object", self.storage.display(rel))
+        return doc
+
+    def _read_logtree_html(self, rel: str, warnings: list[str]) -> dict[str, Any]:
+        """A logtree HTML report (tinker 0.1.0) as the logtree JSON document it was rendered from."""
+        raw = self.storage.read_bytes(rel)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", "replace")
+            warnings.append(f"{self.storage.display(rel)}: invalid UTF-8 replaced by U+FFFD")
+        try:
+            doc = logtree_from_html(text)
+        except (AssertionError, ValueError, RecursionError) as exc:  # html.parser's rare complaints
+            raise InputError(f"unreadable logtree HTML: {exc}", self.storage.display(rel)) from exc
+        self._html_doc = (rel, doc)  # logtree_bytes() exports it next, without parsing again
         return doc
 
     def _read_summaries(self, rel: str, warnings: list[str]) -> dict[int, list[Member]]:

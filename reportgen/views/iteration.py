@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
-from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, line_count, longer_than, pretty_json
+from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, longer_than, pretty_json
 
 
 @dataclass(slots=True)
