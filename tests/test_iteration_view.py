@@ -295,6 +295,11 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         "x" * 2500 + "\n" * 20,
         "x" * 2500 + "\n" * 19,
     ]
+    from reportgen.views.text import num_text
+
+    for v in [0.0, -0.0, 0.0, -0.0, 1.0, 0.1, -0.578125, 1e-300, 5e-324, 1.7976931348623157e308, 3, -7, 2**70]:
+        assert num_text(v) == str(v), v
+        assert num_text(v) == f"{v}", v
     for t in texts:
         assert esc_text(t) == str(escape(t)), t
         for n in (0, 1, 2, 19, 20, 21):

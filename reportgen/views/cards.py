@@ -38,7 +38,7 @@ from .iteration import (
     rolecls,
     text_view,
 )
-from .text import FOLD_LINES, cut_chars, fmt, line_count, longer_than
+from .text import CUT_TAILS, FOLD_LINES, cut_chars, fmt, line_count, longer_than, num_text
 
 
 def _f(value: float | int | None) -> str:
@@ -390,7 +390,7 @@ def _member(
     member = m.member
     if completion is not None:
         dup = texts.get(completion, 0) > 1 if g.id is not None else False
-        cut = cut_chars(completion) is not None
+        cut = completion.endswith(CUT_TAILS) and cut_chars(completion) is not None
         msgs: list[MessageView] | None = None
         unattributed: list[dict[str, Any]] = []
         tools: list[str] = []
@@ -442,7 +442,7 @@ def _member(
         extra += f' data-toolerrors="{tool_errors}"'
     if dup:
         extra += ' data-dup="true"'
-    adv_attr = "" if adv is None else f' data-adv="{adv}"'
+    adv_attr = "" if adv is None else f' data-adv="{num_text(adv)}"'
     trained = m.trained
     eligible = m.eligible
     # the spans of the header that only some members have, in their order
@@ -479,7 +479,7 @@ def _member(
     w(
         f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
         f'data-cid="{page_key}:{gkey}:{member}" data-member="{member}" '
-        f'data-reward="{"" if reward is None else reward}" '
+        f'data-reward="{"" if reward is None else num_text(reward)}" '
         f'data-trained="{"null" if trained is None else ("true" if trained else "false")}" '
         f'data-eligible="{"null" if eligible is None else ("true" if eligible else "false")}"'
         f'{extra} data-badges="{names_attr}"'

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 CUT_RE = re.compile(r"…\[\+(\d+) chars\]$")
+CUT_TAILS = (" chars]", " chars]\n")  # how a cut text ends ($ also matches before a final newline)
 FOLD_LINES = 20
 
 
@@ -16,7 +17,7 @@ def cut_chars(text: str | None) -> int | None:
     """Characters removed by the exporter's cut (``…[+N chars]``), or None."""
     # the marker ends the text ($ also matches before a final newline): test the end before
     # running the regex, which would scan the whole text (several calls per rollout)
-    if not text or not (text.endswith(" chars]") or text.endswith(" chars]\n")):
+    if not text or not text.endswith(CUT_TAILS):
         return None
     m = CUT_RE.search(text)
     return int(m.group(1)) if m else None
@@ -109,6 +110,22 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
 
 _INF = math.inf
 _FMT3: dict[float, str] = {}  # -0.0 and 0.0 share a key, and both show as "0"
+
+
+def num_text(value: float | int) -> str:
+    """``str(value)`` (a float's shortest repr), cached for floats: the repr search costs about
+    1 µs and a page's rewards and advantages repeat."""
+    if type(value) is not float or value == 0.0:  # 0.0 and -0.0 would share a key
+        return str(value)
+    out = _REPR.get(value)
+    if out is None:
+        if len(_REPR) > 100_000:
+            _REPR.clear()
+        out = _REPR[value] = str(value)
+    return out
+
+
+_REPR: dict[float, str] = {}
 
 
 def pretty_json(value: Any) -> str:
