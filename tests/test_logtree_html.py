@@ -260,6 +260,16 @@ def test_pre_leading_newline_kept():
     assert "\n\nfirst line</pre>" in html
 
 
+def test_pre_newline_rule_applies_to_each_pre():
+    """Pres nested in pres, a pre as the root and a pre whose first child is an element."""
+    inner = node("pre", ["\ninner"])
+    html, _ = render_json(node("pre", ["\nouter", inner, "tail"]))
+    assert html.count('<pre class="lt-pre">') == 2
+    assert '<pre class="lt-pre">\n\nouter<pre class="lt-pre">\n\ninner</pre>tail</pre>' in html
+    html, _ = render_json(node("body", [node("pre", [node("span", ["\nx"])])]))
+    assert '<pre class="lt-pre"><span>\nx</span></pre>' in html
+
+
 def test_unknown_data_rendered_as_json():
     root = lognode_from_json(node("body", [node("div", ["x"], data={"type": "table", "rows": [1, 2]})]))
     s = soup_of(render_logtree(root))

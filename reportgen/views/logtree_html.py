@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from markupsafe import Markup
 
 from ..model import LogNode, Message
 from ..sources.tinker import conversation_from_data, node_classes, node_text, section_body, section_title
-from .html import el, join
+from .html import attrs_html, el, esc_str, join
 
 MAX_NESTING = 400
 
@@ -178,23 +178,25 @@ def render_message(m: Message) -> Markup:
 
 # ------------------------------------------------------------------- frames
 class _Frame:
-    """A node being rendered: its pending items and the finished children."""
+    """A node being rendered: its pending items, and the tag that closes it.
 
-    __slots__ = ("items", "pos", "out", "finish", "depth", "nesting")
+    Frames write their opening tag, their children and their closing tag into one
+    output list, so each text is copied once whatever its depth (building a string
+    per element copied every text once per enclosing element).  A ``<pre>`` collects
+    its own children: HTML drops the newline right after ``<pre>``, so a content
+    that starts with one gets another.
+    """
 
-    def __init__(
-        self,
-        items: list[Any],
-        finish: Callable[[list[Markup]], Markup],
-        depth: int,
-        nesting: int,
-    ) -> None:
+    __slots__ = ("items", "pos", "close", "depth", "nesting", "out", "pre_cls")
+
+    def __init__(self, items: list[Any], close: str, depth: int, nesting: int, pre_cls: str | None = None) -> None:
         self.items = items  # ("t", text) | ("m", Markup) | ("n", LogNode, caption)
         self.pos = 0
-        self.out: list[Markup] = []
-        self.finish = finish
+        self.close = close
         self.depth = depth  # enclosing sections
         self.nesting = nesting  # emitted element depth
+        self.out: list[str] = []  # replaced by the parent's list unless this is a <pre>
+        self.pre_cls = pre_cls
 
 
 def _items(children: list[LogNode | str]) -> list[Any]:
@@ -224,21 +226,37 @@ def _items(children: list[LogNode | str]) -> list[Any]:
     return items
 
 
-def _wrap(
-    tag: str, attrs: dict[str, object | None] | None, before: list[object] | None = None
-) -> Callable[[list[Markup]], Markup]:
-    def finish(out: list[Markup]) -> Markup:
-        return el(tag, attrs, before or [], out)
+def _tags(tag: str, attrs: dict[str, object | None] | None, before: list[object] | None = None) -> tuple[str, str]:
+    """The opening (with what comes first inside) and closing markup of what el() would write."""
+    if before:
+        return f"<{tag}{attrs_html(attrs) if attrs else ''}>{join(before)}", f"</{tag}>"
+    # a page opens a few kinds of element thousands of times: each rendered once
+    key = (tag, *attrs.items()) if attrs else (tag,)
+    tags = _TAGS_CACHE.get(key)
+    if tags is None:
+        tags = (f"<{tag}{attrs_html(attrs) if attrs else ''}>", f"</{tag}>")
+        if len(_TAGS_CACHE) < 4096:  # tag names of unknown elements come from the log
+            _TAGS_CACHE[key] = tags
+    return tags
 
-    return finish
+
+_TAGS_CACHE: dict[tuple[Any, ...], tuple[str, str]] = {}
 
 
-def _flat(out: list[Markup]) -> Markup:
-    return join(out)
+def _frame(
+    items: list[Any],
+    tag: str,
+    attrs: dict[str, object | None] | None,
+    depth: int,
+    nesting: int,
+    before: list[object] | None = None,
+) -> tuple[str, _Frame]:
+    opening, closing = _tags(tag, attrs, before)
+    return opening, _Frame(items, closing, depth, nesting)
 
 
-def _open(node: LogNode, caption: str | None, depth: int, nesting: int) -> _Frame | Markup:
-    """Start rendering ``node``: a frame for its children, or finished markup."""
+def _open(node: LogNode, caption: str | None, depth: int, nesting: int) -> tuple[str, _Frame] | Markup:
+    """Start rendering ``node``: its opening markup and a frame for its children, or finished markup."""
     classes = node_classes(node)
     tag = node.tag.lower()
     if node.raw_html:
@@ -252,82 +270,65 @@ def _open(node: LogNode, caption: str | None, depth: int, nesting: int) -> _Fram
             if conv is not None
             else el("div", {"class": "lt-data"}, _pre("lt-pre", _data_text(node.data)))
         )
-        return _Frame(_items(node.children), _wrap("div", {"class": "lt-formatter"}, [lead]), depth, nesting + 1)
+        return _frame(_items(node.children), "div", {"class": "lt-formatter"}, depth, nesting + 1, [lead])
 
     if flatten:
-        note = el("p", {"class": "lt-note"}, "[deeper nesting shown flat]") if nesting == MAX_NESTING else Markup()
-        return _Frame(_items(node.children), lambda out: join([note, out]), depth, nesting + 1)
+        note = el("p", {"class": "lt-note"}, "[deeper nesting shown flat]") if nesting == MAX_NESTING else ""
+        return str(note), _Frame(_items(node.children), "", depth, nesting + 1)
 
     n = nesting + 1
     if tag == "section":
         title = section_title(node)
         d = depth + 1
         if title is None:
-            return _Frame(_items(node.children), _wrap("section", {"class": "lt-section", "data-depth": d}), d, n)
+            return _frame(_items(node.children), "section", {"class": "lt-section", "data-depth": d}, d, n)
         heading = node.children[0]
         assert isinstance(heading, LogNode)
         head = el(f"h{min(d + 1, 6)}", {"class": f"lt-h lt-depth-{d}"}, node_text(heading, limit=100000))
-
-        def finish_section(out: list[Markup]) -> Markup:
-            return el(
-                "section", {"class": "lt-section", "data-depth": d}, head, el("div", {"class": "lt-section-body"}, out)
-            )
-
-        return _Frame(_items(section_body(node)), finish_section, d, n)
+        opening = f'<section class="lt-section" data-depth="{d}">{head}<div class="lt-section-body">'
+        return opening, _Frame(_items(section_body(node)), "</div></section>", d, n)
     if tag in ("body", "html"):
-        return _Frame(_items(node.children), _wrap("div", {"class": "lt-root"}), depth, n)
+        return _frame(_items(node.children), "div", {"class": "lt-root"}, depth, n)
     if _HEADING.fullmatch(tag):
         if "lt-title" in classes:
-            return _Frame(_items(node.children), _wrap("h1", {"class": "lt-title"}), depth, n)
+            return _frame(_items(node.children), "h1", {"class": "lt-title"}, depth, n)
         level = min(depth + 2, 6)
-        return _Frame(_items(node.children), _wrap(f"h{level}", {"class": f"lt-h lt-depth-{depth + 1}"}), depth, n)
+        return _frame(_items(node.children), f"h{level}", {"class": f"lt-h lt-depth-{depth + 1}"}, depth, n)
     if tag == "details":
         exc = "lt-exc" in classes
         kids = node.children
         has_summary = any(isinstance(c, LogNode) and c.tag == "summary" for c in kids)
         before: list[object] = [] if has_summary else [el("summary", None, "Exception" if exc else "Details")]
         attrs: dict[str, object | None] = {"class": "lt-exc lt-error" if exc else "lt-details", "open": exc}
-        return _Frame(_items(kids), _wrap("details", attrs, before), depth, n)
+        return _frame(_items(kids), "details", attrs, depth, n, before)
     if tag == "table":
         cap: list[object] = [el("caption", None, caption)] if caption is not None else []
-        return _Frame(_items(node.children), _wrap("table", {"class": "lt-table"}, cap), depth, n)
+        return _frame(_items(node.children), "table", {"class": "lt-table"}, depth, n, cap)
     if tag == "p":
-        return _Frame(_items(node.children), _wrap("p", {"class": _cls("lt-p", *_translate(classes))}), depth, n)
+        return _frame(_items(node.children), "p", {"class": _cls("lt-p", *_translate(classes))}, depth, n)
     if tag == "pre":
-        return _Frame(_items(node.children), _pre_finish(_cls("lt-pre", *_translate(classes))), depth, n)
+        return "", _Frame(_items(node.children), "</pre>", depth, n, pre_cls=_cls("lt-pre", *_translate(classes)))
     if tag == "div":
         known = [c for c in classes if c in ("lt-subtitle", "lt-table-caption", "lt-section-body")]
-        return _Frame(
-            _items(node.children), _wrap("div", {"class": _cls(*known, *_translate(classes)) or None}), depth, n
-        )
+        return _frame(_items(node.children), "div", {"class": _cls(*known, *_translate(classes)) or None}, depth, n)
     if tag in ("br", "hr"):
         return el(tag)
     if tag == "img":
         return el("span", {"class": "lt-image"}, "[image]")
     if tag == "a":
-        return _Frame(_items(node.children), _wrap("span", {"class": "lt-link"}), depth, n)
+        return _frame(_items(node.children), "span", {"class": "lt-link"}, depth, n)
     if tag in _PLAIN_TAGS:
-        return _Frame(_items(node.children), _wrap(tag, {"class": _cls(*_translate(classes)) or None}), depth, n)
+        return _frame(_items(node.children), tag, {"class": _cls(*_translate(classes)) or None}, depth, n)
     # script, style, iframe, form, svg, ...: children shown as text in a neutral box
     safe = re.sub(r"[^a-z0-9-]+", "-", tag)[:30]
-    return _Frame(_items(node.children), _wrap("div", {"class": "lt-unknown", "data-tag": safe}), depth, n)
+    return _frame(_items(node.children), "div", {"class": "lt-unknown", "data-tag": safe}, depth, n)
 
 
 def _translate(classes: list[str]) -> list[str]:
     return [_KNOWN_CLASSES[c] for c in classes if c in _KNOWN_CLASSES]
 
 
-def _pre_finish(cls: str) -> Callable[[list[Markup]], Markup]:
-    def finish(out: list[Markup]) -> Markup:
-        text = join(out)
-        if text.startswith("\n"):
-            text = Markup("\n") + text
-        return el("pre", {"class": cls}, text)
-
-    return finish
-
-
-def _open_raw(node: LogNode, depth: int, nesting: int) -> _Frame:
+def _open_raw(node: LogNode, depth: int, nesting: int) -> tuple[str, _Frame]:
     """A node holding raw ``log_html`` markup: its strings shown as text."""
     items: list[Any] = []
     for c in node.children:
@@ -336,7 +337,7 @@ def _open_raw(node: LogNode, depth: int, nesting: int) -> _Frame:
         else:
             items.append(("n", c, None))
     note = el("div", {"class": "lt-note"}, "raw HTML from the log, shown as text")
-    return _Frame(items, _wrap("div", {"class": "lt-raw-html-block"}, [note]), depth, nesting + 1)
+    return _frame(items, "div", {"class": "lt-raw-html-block"}, depth, nesting + 1, [note])
 
 
 def render_logtree(root: LogNode) -> Markup:
@@ -344,8 +345,12 @@ def render_logtree(root: LogNode) -> Markup:
     first = _open(root, None, 0, 0)
     if isinstance(first, Markup):
         return first
-    stack: list[_Frame] = [first]
-    result = Markup()
+    out: list[str] = []
+    opening, frame = first
+    if frame.pre_cls is None:
+        out.append(opening)
+        frame.out = out
+    stack: list[_Frame] = [frame]
     while stack:
         f = stack[-1]
         if f.pos < len(f.items):
@@ -354,21 +359,28 @@ def render_logtree(root: LogNode) -> Markup:
             if item[0] == "m":
                 f.out.append(item[1])
             elif item[0] == "t":
-                f.out.append(join([item[1]]))
+                f.out.append(esc_str(item[1]))
             else:
                 opened = _open(item[1], item[2], f.depth, f.nesting)
                 if isinstance(opened, Markup):
                     f.out.append(opened)
                 else:
-                    stack.append(opened)
+                    opening, child = opened
+                    if child.pre_cls is None:
+                        f.out.append(opening)
+                        child.out = f.out
+                    stack.append(child)
             continue
         stack.pop()
-        done = f.finish(f.out)
-        if stack:
-            stack[-1].out.append(done)
+        if f.pre_cls is None:
+            f.out.append(f.close)
         else:
-            result = done
-    return result
+            text = "".join(f.out)
+            if text.startswith("\n"):  # HTML drops one newline right after <pre>
+                text = "\n" + text
+            parent = stack[-1].out if stack else out
+            parent.append(f'<pre class="{esc_str(f.pre_cls)}">{text}</pre>')
+    return Markup("".join(out))
 
 
 # -------------------------------------------------------------------- texts
