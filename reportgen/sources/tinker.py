@@ -418,7 +418,10 @@ class TinkerReader:
             ref.has_texts = bool(files)
             if "logtree" not in files and "summaries" not in files:
                 # tinker 0.1.0: the HTML report is the only record of the texts
-                ref.notes.append("read from the logtree HTML (no logtree JSON or rollout summaries)")
+                ref.notes.append(
+                    "read from the logtree HTML (no logtree JSON or rollout summaries, as tinker-cookbook 0.1.0 "
+                    "wrote): the HTML holds no tool calls, so tool results show as answering an unknown call"
+                )
             prefix = "" if kind == "train" else run.eval_metric_prefix.get(label)
             self._fill_headline(run, ref, prefix)
             if "summaries" in files and not ref.rollouts:
