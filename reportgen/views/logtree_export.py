@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from markupsafe import escape
-
 from ..model import Iteration, Member, Message, Run
+from .html import esc_text
 from .text import compact_json, fmt, pretty_json
 
 
 def _esc(text: str) -> str:
-    # markupsafe's C escaper: the same entities a browser unescapes as html.escape's
-    return str(escape(text))
+    # markupsafe's entities (a browser unescapes them as html.escape's), through esc_text,
+    # which skips texts with nothing to escape: most of them here
+    return esc_text(text)
 
 
 def _node(tag: str, cls: str | None, children: list[Any], data: Any = None) -> dict[str, Any]:
