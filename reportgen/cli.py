@@ -129,7 +129,7 @@ def main() -> None:
     type=click.IntRange(min=0),
     default=0,
     help="Worker processes parsing a large observe export and rendering pages, or building the runs of a "
-    "sweep (0: one per usable core, at most 8). The output does not depend on it.",
+    "sweep (0: one per usable core, at most 4). The output does not depend on it.",
 )
 @click.option(
     "--markdown",

@@ -490,9 +490,12 @@ def usable_cpus() -> int:
 
 
 def default_jobs() -> int:
-    """Worker processes used when the user does not say: one per usable core, at most 8
-    (each worker holds one iteration in memory)."""
-    return min(8, usable_cpus())
+    """Worker processes used when the user does not say: one per usable core, at most 4.
+
+    Each worker holds one iteration: on the 190 MiB benchmark the build's processes
+    together peak at 153 MiB of RSS with 2 workers and 417 MiB with 8 (327 MiB PSS),
+    so 4 keeps a whole build within 400 MiB."""
+    return min(4, usable_cpus())
 
 
 def render_run(

@@ -81,4 +81,4 @@ def test_default_jobs_follow_the_cgroup_quota(monkeypatch):
     monkeypatch.setattr(site.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     if not Path("/sys/fs/cgroup/cpu.max").exists():
         assert site.usable_cpus() == 64
-        assert site.default_jobs() == 8
+        assert site.default_jobs() == 4
