@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+
 from ..model import Iteration, Member, Message, Run
 from .html import esc_text
 from .text import compact_json, fmt, pretty_json
