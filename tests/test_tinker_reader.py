@@ -784,7 +784,10 @@ def test_html_report_is_hostile_input():
     node = lognode_from_json(doc["root"])
     assert node.tag == "body"
     # constructs html.parser asserts on are read as text, not raised
-    for odd in ("<![ x <![CDATA[<b>y</b>]]> z", "<!--m\x00<!<![</title><script]]> class=<head<!<details&#x</<![CDATA[q"):
+    for odd in (
+        "<![ x <![CDATA[<b>y</b>]]> z",
+        "<!--m\x00<!<![</title><script]]> class=<head<!<details&#x</<![CDATA[q",
+    ):
         doc = logtree_from_html(f'<body class="lt-root"><p>{odd}</p></body>')
         json.dumps(doc)
     from reportgen.sources.tinker import node_text
