@@ -181,6 +181,12 @@ class Gen:
     def maybe(self, value: Any, p: float = 0.1) -> Any:
         return copy.deepcopy(self.r.choice(WRONG)) if self.r.random() < p else value
 
+    def html_report(self) -> bytes:
+        """A logtree HTML report: logtree's markup, broken markup and random texts, mixed."""
+        r = self.r
+        parts = [r.choice(HTML_PIECES) if r.random() < 0.7 else self.text() for _ in range(r.randint(0, 40))]
+        return "".join(parts).encode("utf-8", "surrogatepass")
+
     def text(self) -> str:
         r = self.r
         if r.random() < 0.6:
@@ -565,12 +571,23 @@ class Gen:
                 if r.random() < 0.5:
                     files[stem + "_rollout_summaries.jsonl"] = _jsonl([self.summary() for _ in range(r.randint(0, 3))])
                 if r.random() < 0.2:
-                    files[stem + ".html"] = b"<p>x</p>"
+                    # read when no JSON logtree or summaries sit beside it (tinker 0.1.0)
+                    files[stem + ".html"] = self.html_report()
         if not files:
             files["metrics.jsonl"] = b""
         return files
 
 
+HTML_PIECES = [
+    "<", ">", "</", "<!", "<![", "<![CDATA[", "]]>", "<?", "<!--", "-->", "&", "&#", "&#x", "&#0;", ";", '"', "'",
+    "=", '<body class="lt-root">', '<h1 class="lt-title">', "</h1>", '<section class="lt-section">', "</section>",
+    '<h2 class="lt-h2">Group Rollout</h2>', '<div class="lt-section-body">', '<div class="lt-conversation">',
+    '<div class="lt-message lt-message-user">', '<div class="lt-message lt-message-assistant">',
+    '<span class="lt-message-role">', '<div class="lt-message-content">', '<span class="lt-text-part">',
+    '<details class="lt-thinking-part"><summary>t</summary><pre>', "</pre></details>", "</span>", "</div>",
+    "<script>", "</script>", "<style>", "<head>", "</head>", "<table><tr><td>", "</td></tr></table>", "<br/>",
+    '<details class="lt-exc" open>', "<pre>", "\n", "<div>" * 50,
+]  # fmt: skip
 ENVELOPE = ("v", "segment", "batch_id", "batch_index", "batch_len", "type", "time")
 TAGS = ["section", "div", "p", "pre", "h2", "h3", "table", "tbody", "tr", "td", "details", "summary", "script", "img"]
 TITLES = [
@@ -659,7 +676,7 @@ def test_tinker_random_log_paths(rnd):
         check_never_raises(src)
 
 
-TINKER_REAL = ["calc_agent_multiturn", "flat_arith_sync", "arith_resumed"]
+TINKER_REAL = ["calc_agent_multiturn", "flat_arith_sync", "arith_resumed", "v010_html"]
 _TINKER_FILES = {
     name: sorted(
         p.relative_to(FIXTURES / "tinker" / name).as_posix()
