@@ -58,6 +58,7 @@ class BuildOptions:
     live: bool = False  # pages poll live.js (build --watch, serve)
     markdown: str = "auto"  # on | off | auto (on unless the export is over MARKDOWN_AUTO_LIMIT)
     up: tuple[str, str] | None = None  # (href, label) of a link above the site: a sweep's index
+    previous: Path | None = None  # the site to reuse pages from, when not OUT itself (a sweep's run)
 
 
 @dataclass
@@ -678,7 +679,8 @@ def build(
             )
         ).encode()
     ).hexdigest()
-    old = _load_state(out) if options.incremental and is_site(out) else None
+    old_site = options.previous if options.previous is not None else out
+    old = _load_state(old_site) if options.incremental and is_site(old_site) else None
     if old is not None and old.get("fingerprint") != fingerprint:
         old = None  # a new version, template or option: everything is built again
     restore = getattr(reader, "restore", None)
@@ -711,7 +713,7 @@ def build(
             up=options.up,
             groups_per_page=options.groups_per_page,
             jobs=options.jobs,
-            old_root=out if old is not None else None,
+            old_root=old_site if old is not None else None,
             old_pages=old.get("pages") if old is not None else None,
             new_pages=new_pages,
             live=options.live,

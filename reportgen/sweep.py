@@ -460,6 +460,10 @@ def build_sweep(
                 groups_per_page=options.groups_per_page,
                 jobs=1 if jobs > 1 and len(plan.runs) > 1 else options.jobs,  # parallel runs, or parallel pages
                 up=("../index.html", title),
+                incremental=options.incremental,
+                markdown=options.markdown,
+                # the run's folder in the sweep already there: its unchanged pages are reused
+                previous=out / name if options.incremental and (out / name).is_dir() else None,
             )
             for name, _src in plan.runs
         ]

@@ -423,3 +423,37 @@ def test_config_values_are_shown_exactly():
     ctx, _data = sweep_context(summaries, "t")
     cells = [[c["text"] for c in r["config"]] for r in ctx["runs"]]
     assert cells == [["0.0001", "true", "adam"], ["0.00011", "false", "null"], ["3e-05", "false", "null"]]
+
+
+def test_sweep_rebuild_reuses_unchanged_pages_and_equals_a_fresh_build(tmp_path):
+    """A sweep built again after one run grew: the other runs' pages are linked from the
+    previous sweep (same inode), the grown run's old pages too, and the result is the
+    same as a sweep built from scratch."""
+    from .test_live import _split_demo
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    grown, rest = _split_demo(runs)  # runs/run: the first half of the demo export
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", runs / "tk")
+    out = tmp_path / "site"
+    r = invoke("build", str(runs), "-o", str(out), "--jobs", "1", "-q")
+    assert r.exit_code == 0, r.output
+    before = {p.relative_to(out).as_posix(): p.stat().st_ino for p in out.rglob("*.html")}
+    with open(grown / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    r = invoke("build", str(runs), "-o", str(out), "--jobs", "1", "-q")
+    assert r.exit_code == 0, r.output
+    after = {p.relative_to(out).as_posix(): p.stat().st_ino for p in out.rglob("*.html")}
+    tk_pages = [k for k in before if k.startswith("tk/") and "_iteration_" in k]
+    assert tk_pages and all(after[k] == before[k] for k in tk_pages)
+    run_pages = [k for k in before if k.startswith("run/train_iteration_")]
+    reused = [k for k in run_pages if after.get(k) == before[k]]
+    assert reused, "no page of the grown run was reused"
+    assert len(after) > len(before)  # the new updates' pages
+    fresh = tmp_path / "fresh"
+    r = invoke("build", str(runs), "-o", str(fresh), "--jobs", "1", "-q")
+    assert r.exit_code == 0, r.output
+    a, b = files(out), files(fresh)
+    assert a.keys() == b.keys()
+    differ = [k for k in a if a[k] != b[k] and not k.endswith(".reportgen-state")]
+    assert differ == []
