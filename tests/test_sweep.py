@@ -457,3 +457,15 @@ def test_sweep_rebuild_reuses_unchanged_pages_and_equals_a_fresh_build(tmp_path)
     assert a.keys() == b.keys()
     differ = [k for k in a if a[k] != b[k] and not k.endswith(".reportgen-state")]
     assert differ == []
+
+
+def test_markdown_option_reaches_every_run(tmp_path):
+    runs = tmp_path / "runs"
+    shutil.copytree(FIXTURES / "observe" / "examples", runs / "a")
+    for flag, expect in (("off", False), ("on", True)):
+        out = tmp_path / f"site-{flag}"
+        r = invoke("build", str(runs), "-o", str(out), "--markdown", flag, "-q")
+        assert r.exit_code == 0, r.output
+        pages = list((out / "a").glob("train_iteration_*.html"))
+        assert pages
+        assert any("has-md" in p.read_text(encoding="utf-8") for p in pages) is expect, flag
