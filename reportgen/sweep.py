@@ -462,8 +462,8 @@ def build_sweep(
                 up=("../index.html", title),
                 incremental=options.incremental,
                 markdown=options.markdown,
-                # the run's folder in the sweep already there: its unchanged pages are reused
-                previous=out / name if options.incremental and (out / name).is_dir() else None,
+                # the run's folder in the sweep already there (if it is a site): its unchanged pages are reused
+                previous=out / name,
             )
             for name, _src in plan.runs
         ]

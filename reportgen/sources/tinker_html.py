@@ -42,8 +42,16 @@ class _TreeBuilder(HTMLParser):
         self.dropped = 0  # depth inside <head>, <style>, <script>...
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, attrs, opened=True)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # "<x/>": an element that holds nothing (html.parser's default would end the
+        # innermost open <x>, an ancestor when the nesting cap kept this one from opening)
+        self._start(tag, attrs, opened=False)
+
+    def _start(self, tag: str, attrs: list[tuple[str, str | None]], opened: bool) -> None:
         if tag in _DROPPED:
-            if tag not in _VOID:
+            if tag not in _VOID and opened:
                 self.dropped += 1
             return
         if self.dropped or tag in ("html", "meta", "link", "base"):
@@ -54,14 +62,8 @@ class _TreeBuilder(HTMLParser):
             return
         node: dict[str, Any] = {"tag": tag, "attrs": values, "children": []}
         self.stack[-1]["children"].append(node)
-        if tag not in _VOID and len(self.stack) < MAX_NESTING:
+        if opened and tag not in _VOID and len(self.stack) < MAX_NESTING:
             self.stack.append(node)  # past the cap, what follows stays in the deepest kept element
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _DROPPED or self.dropped:
-            return
-        node: dict[str, Any] = {"tag": tag, "attrs": {k: v or "" for k, v in attrs}, "children": []}
-        self.stack[-1]["children"].append(node)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _DROPPED:

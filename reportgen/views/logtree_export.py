@@ -17,11 +17,9 @@ from ..model import Iteration, Member, Message, Run
 from .html import esc_text
 from .text import compact_json, fmt, pretty_json
 
-
-def _esc(text: str) -> str:
-    # markupsafe's entities (a browser unescapes them as html.escape's), through esc_text,
-    # which skips texts with nothing to escape: most of them here
-    return esc_text(text)
+# logtree strings are HTML-escaped text: markupsafe's entities, which a browser unescapes as
+# html.escape's; esc_text skips the texts with nothing to escape (most of them here)
+_esc = esc_text
 
 
 def _node(tag: str, cls: str | None, children: list[Any], data: Any = None) -> dict[str, Any]:
