@@ -2,6 +2,7 @@
 
     python benchmarks/gen.py --mib 190 --out /tmp/big              # observe, GRPO, texts every update
     python benchmarks/gen.py --mib 20 --groups 8 --size 8 --every 2 --out /tmp/small
+    python benchmarks/gen.py --algorithm agent --groups 64 --mib 190 --out /tmp/agent   # agentic GRPO
     python benchmarks/gen.py --format tinker --like calc_agent_multiturn --mib 50 --out /tmp/tk
     python benchmarks/gen.py --format tinker --like arith_sync --flat --mib 50 --out /tmp/tkflat
 
@@ -30,18 +31,36 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
-from synth import ObserveWriter, grpo_update  # noqa: E402
+from synth import ObserveWriter, agent_update, grpo_update  # noqa: E402
 
 
 def generate(
-    out: Path, mib: float, groups: int, size: int, every: int, words: int, hold_back: float, metrics: int
+    out: Path,
+    mib: float,
+    groups: int,
+    size: int,
+    every: int,
+    words: int,
+    hold_back: float,
+    metrics: int,
+    algorithm: str = "grpo",
 ) -> None:
-    """Write out/observe.jsonl (and the held-back tail) of about ``mib`` MiB."""
+    """Write out/observe.jsonl (and the held-back tail) of about ``mib`` MiB.
+
+    ``algorithm`` "agent" writes agentic GRPO updates (conversations with tool calls, step
+    rewards, selection records; ``words`` and ``metrics`` do not apply).
+    """
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(1)
     buf = io.StringIO()
     w = ObserveWriter(buf)
-    w.run("grpo", "/models/bench.gguf", every, {"group_size": size, "prompts_per_update": groups}, None)
+    w.run(
+        "agent_grpo" if algorithm == "agent" else "grpo",
+        "/models/bench.gguf",
+        every,
+        {"group_size": size, "prompts_per_update": groups},
+        None,
+    )
     seen: set[str] = set()
     target = int(mib * (1 << 20))
     chunks: list[str] = []
@@ -49,9 +68,12 @@ def generate(
     total = 0
     while total < target:
         n += 1
-        grpo_update(
-            w, rng, n, groups, size, n % every == 0, seen, words=words, n_prompts=groups * 40, metrics_extra=metrics
-        )
+        if algorithm == "agent":
+            agent_update(w, rng, n, groups, size, seen)
+        else:
+            grpo_update(
+                w, rng, n, groups, size, n % every == 0, seen, words=words, n_prompts=groups * 40, metrics_extra=metrics
+            )
         piece = buf.getvalue()
         buf.seek(0)
         buf.truncate()
@@ -152,11 +174,12 @@ def main() -> None:
     p.add_argument("--words", type=int, default=160)
     p.add_argument("--metrics", type=int, default=40, help="extra metrics per update")
     p.add_argument("--hold-back", type=float, default=0.0)
+    p.add_argument("--algorithm", choices=["grpo", "agent"], default="grpo", help="observe: the shape of an update")
     a = p.parse_args()
     if a.format == "tinker":
         generate_tinker(a.out, a.mib, a.like, a.flat, a.hold_back)
         return
-    generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics)
+    generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics, a.algorithm)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from .iteration import (
     rolecls,
     text_view,
 )
-from .text import CUT_TAILS, FOLD_LINES, cut_chars, fmt, line_count, longer_than, num_text
+from .text import CUT_TAILS, FOLD_LINES, any_cut, cut_chars, fmt, line_count, longer_than, num_text
 
 
 def _f(value: float | int | None) -> str:
@@ -74,23 +74,42 @@ def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
     for c in chips:
         r = c["reward"]
         cls = "pos" if r and r > 0 else ("neg" if r and r < 0 else "zero")
-        w(
-            f'<span class="chip sr {cls}" title="{esc(c["kind"])} reward of step {esc(c["step"])}">'
-            f"step {esc(c['step'])} {esc(c['text'])}</span>"
-        )
+        # step rewards repeat across the members of a run: each chip is rendered once
+        key = (cls, c["kind"], c["step"], c["text"])
+        html = _CHIPS.get(key)
+        if html is None:
+            html = (
+                f'<span class="chip sr {cls}" title="{esc(c["kind"])} reward of step {esc(c["step"])}">'
+                f"step {esc(c['step'])} {esc(c['text'])}</span>"
+            )
+            if len(_CHIPS) >= 1024:  # kinds come from the input: keep the cache bounded
+                _CHIPS.clear()
+            _CHIPS[key] = html
+        w(html)
+
+
+_CHIPS: dict[tuple[str, Any, Any, str], str] = {}
+_ROLES: dict[str, tuple[str, str]] = {}  # role -> (escaped CSS class suffix, escaped role)
+
+
+def _role(role: str) -> tuple[str, str]:
+    out = _ROLES.get(role)
+    if out is None:
+        out = (esc(rolecls(role)), esc(role))
+        if len(_ROLES) < 256:  # roles come from the input: keep the cache bounded
+            _ROLES[role] = out
+    return out
 
 
 def _message(w: Callable[[str], Any], mv: MessageView) -> None:
     """One message (the ``message`` macro of the templates before this module)."""
-    w(f'<div class="msg role-{esc(rolecls(mv.role))}')
-    if mv.is_error:
-        w(" is-error")
-    w(f'" data-role="{esc(mv.role)}"')
-    if mv.index >= 0:
-        w(f' data-index="{mv.index}"')
-    if mv.final:
-        w(' data-final="1"')
-    w(f'>\n<div class="msg-head"><span class="role">{esc(mv.role)}</span>')
+    rc, role = _role(mv.role)
+    index = f' data-index="{mv.index}"' if mv.index >= 0 else ""
+    final = ' data-final="1"' if mv.final else ""
+    w(
+        f'<div class="msg role-{rc}{" is-error" if mv.is_error else ""}" data-role="{role}"{index}{final}'
+        f'>\n<div class="msg-head"><span class="role">{role}</span>'
+    )
     if mv.role == "tool":
         w(f' <span class="toolname">{esc(mv.tool_name or "unknown call")}</span>')
         if mv.tool_call_id:
@@ -297,11 +316,14 @@ def _group(
 ) -> None:
     members = sorted(g.members, key=_sort_key)
     n = len(members)
-    texts: dict[str, int] = {}
+    dups: set[int] = set()  # id() of the members whose whole text another member of the group has
     if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
-        for m in members:
-            t = m.completion if m.completion is not None else m.full_text()
+        texts: dict[str, int] = {}
+        whole = [m.completion if m.completion is not None else m.full_text() for m in members]
+        for t in whole:
             texts[t] = texts.get(t, 0) + 1
+        if len(texts) < n:
+            dups = {id(m) for m, t in zip(members, whole) if texts[t] > 1}
     rewards = g.rewards()
     rmin = min(rewards) if rewards else None
     rmax = max(rewards) if rewards else None
@@ -348,7 +370,7 @@ def _group(
         _prompt_block(w, _prompt_view(g.prompt, md))
     w('\n<div class="members">\n')
     for m in members:
-        _member(w, m, g, anchor, label, gkey, texts, md, page_key, training_known, with_prompt_per_member, facts)
+        _member(w, m, g, anchor, label, gkey, dups, md, page_key, training_known, with_prompt_per_member, facts)
     w("</div>\n")
     given = {id(m.messages) for m in members if m.messages is not None}
     convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
@@ -378,7 +400,7 @@ def _member(
     anchor: str,
     label: str,
     gkey: str,
-    texts: dict[str, int],
+    dups: set[int],
     md: bool,
     page_key: str,
     training_known: bool,
@@ -389,7 +411,7 @@ def _member(
     completion = m.completion
     member = m.member
     if completion is not None:
-        dup = texts.get(completion, 0) > 1 if g.id is not None else False
+        dup = id(m) in dups
         cut = completion.endswith(CUT_TAILS) and cut_chars(completion) is not None
         msgs: list[MessageView] | None = None
         unattributed: list[dict[str, Any]] = []
@@ -397,19 +419,38 @@ def _member(
         compact = ""
         tool_errors = 0
     else:
-        dup = g.id is not None and texts.get(m.full_text(), 0) > 1
-        cut = any_cut_member(m)
+        dup = id(m) in dups
         msgs = None
         unattributed = []
         if m.messages is not None:
             msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
             facts.has_conversations = True
-            tools = sorted({c.name for msg in m.messages for c in msg.tool_calls})
+            # one walk of the views, which hold each text's and each call's cut already
+            # (any_cut_member would test them all again)
+            cut = False
+            names: set[str] = set()
+            turns = calls = tool_errors = 0
+            for mv in msgs:
+                if mv.text.cut is not None:
+                    cut = True
+                role = mv.role
+                if role == "assistant":
+                    turns += 1
+                elif role == "tool" and mv.is_error:
+                    tool_errors += 1
+                for c in mv.calls:
+                    calls += 1
+                    names.add(c.name)
+                    if c.arguments_cut:
+                        cut = True
+            cut = cut or cut_chars(m.judge_explanation) is not None or any_cut(m.metadata)
+            tools = sorted(names)
             facts.tool_names.update(tools)
         else:
+            cut = any_cut_member(m)
             tools = []
+            turns = calls = tool_errors = 0
         compact = compact_line(m)
-        tool_errors = m.tool_errors
     if completion is not None and not m.badges:
         # a completion's badges follow from a few facts: one rendering per combination
         bkey = (m.truncated, m.skip_reason, m.eligible, m.trained, dup, cut, training_known)
@@ -468,8 +509,7 @@ def _member(
     seed = m.seed
     if seed is not None:
         spans += f'<span class="seed">seed {seed if type(seed) is int else esc(seed)}</span>\n'
-    if m.messages is not None:
-        turns, calls = m.turns, m.n_tool_calls
+    if msgs is not None:
         spans += (
             f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+import orjson
+
 from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
@@ -30,8 +32,15 @@ class TextView:
 
 def rolecls(role: str) -> str:
     """A role as a CSS class suffix: letters, digits and dashes only."""
-    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
-    return r or "other"
+    r = _ROLECLS.get(role)
+    if r is None:
+        r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-") or "other"
+        if len(_ROLECLS) < 256:  # roles come from the input: keep the cache bounded
+            _ROLECLS[role] = r
+    return r
+
+
+_ROLECLS: dict[str, str] = {}
 
 
 def _markdown(text: str) -> Markup | None:
@@ -45,9 +54,7 @@ def text_view(text: str, fold: bool | None = None, md: bool = False) -> TextView
     """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown rendering."""
     folded = longer_than(text, FOLD_LINES) if fold is None else fold
     rendered = _markdown(text) if md and text.strip() else None
-    return TextView(
-        text=text, folded=folded, summary=fold_summary(text) if folded else "", cut=cut_chars(text), md=rendered
-    )
+    return TextView(text, folded, fold_summary(text) if folded else "", cut_chars(text), rendered)
 
 
 @dataclass(slots=True)
@@ -107,20 +114,20 @@ def _msg_view(index: int, msg: Message, md: bool = False) -> MessageView:
         role=msg.role,
         text=text_view(msg.content, md=md),
         parts=parts,
-        calls=[
-            CallView(
-                id=c.id,
-                name=c.name,
-                arguments=c.arguments if isinstance(c.arguments, str) else pretty_json(c.arguments),
-                arguments_cut=any_cut(c.arguments),
-            )
-            for c in msg.tool_calls
-        ],
+        calls=[_call_view(c.id, c.name, c.arguments) for c in msg.tool_calls] if msg.tool_calls else [],
         unparsed=[(u.raw_text, u.error) for u in msg.unparsed_tool_calls],
         tool_call_id=msg.tool_call_id,
         is_error=msg.is_error,
         tool_name=msg.name,
     )
+
+
+def _call_view(cid: str | None, name: str, arguments: Any) -> CallView:
+    if isinstance(arguments, str):
+        return CallView(cid, name, arguments, cut_chars(arguments) is not None)
+    text = pretty_json(arguments)
+    # a string ending with the cut marker shows in its JSON: the walk is needed only then
+    return CallView(cid, name, text, " chars]" in text and any_cut(arguments))
 
 
 def conversation_view(
@@ -246,6 +253,32 @@ JSON_TREE_MAX_NODES = 3000
 
 def json_tree(value: Any) -> Markup:
     """A JSON value as nested <details> (objects and arrays fold), escaped; huge values stay flat JSON."""
+    # small values (trajectory metadata) repeat across the members of a run: render each once.
+    # The key is the value's JSON; null is left out because NaN and inf serialize as null too
+    key = None
+    if type(value) is dict or type(value) is list:
+        try:
+            key = orjson.dumps(value)
+        except (TypeError, orjson.JSONEncodeError):
+            key = None
+        if key is not None and (len(key) > 1024 or b"null" in key):
+            key = None
+        if key is not None:
+            hit = _JSON_TREES.get(key)
+            if hit is not None:
+                return hit
+    out = _json_tree(value)
+    if key is not None:
+        if len(_JSON_TREES) >= 512:
+            _JSON_TREES.clear()
+        _JSON_TREES[key] = out
+    return out
+
+
+_JSON_TREES: dict[bytes, Markup] = {}
+
+
+def _json_tree(value: Any) -> Markup:
     budget = [JSON_TREE_MAX_NODES]
 
     def scalar(v: Any) -> Markup:

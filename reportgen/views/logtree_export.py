@@ -54,23 +54,49 @@ _THEAD = {
 }
 
 
-def _table(caption: str, rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    # a hot path (one table per rollout): literal dicts, the constant header shared;
+def _row(k: str, v: str) -> dict[str, Any]:
+    return {
+        "tag": "tr",
+        "attrs": {},
+        "children": [
+            {"tag": "td", "attrs": {}, "children": [k]},
+            {"tag": "td", "attrs": {}, "children": [v]},
+        ],
+    }
+
+
+class _Pieces:
+    """Serialized JSON of the nodes that repeat across the members of a run (rows of reward
+    components, metadata blocks), as ``orjson.Fragment``s: each is built and serialized once.
+
+    ``None`` (the fallback for documents orjson cannot write) builds plain dicts instead.
+    """
+
+    def __init__(self) -> None:
+        self.cache: dict[Any, Any] = {}
+
+    def get(self, key: Any, build: Any, *args: Any) -> Any:
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = orjson.Fragment(orjson.dumps(build(*args)))
+            if len(self.cache) >= 4096:  # keys hold input strings: keep the cache bounded
+                self.cache.clear()
+            self.cache[key] = hit
+        return hit
+
+
+_PIECES = _Pieces()
+
+
+def _table(caption: str, rows: list[tuple[str, str]], pieces: _Pieces | None = None) -> list[dict[str, Any]]:
+    # a hot path (one table per rollout): the constant header shared, rows serialized once;
     # keys and values arrive escaped: most are our own formatted numbers
     body = {
         "tag": "tbody",
         "attrs": {},
-        "children": [
-            {
-                "tag": "tr",
-                "attrs": {},
-                "children": [
-                    {"tag": "td", "attrs": {}, "children": [k]},
-                    {"tag": "td", "attrs": {}, "children": [v]},
-                ],
-            }
-            for k, v in rows
-        ],
+        "children": [_row(k, v) for k, v in rows]
+        if pieces is None
+        else [pieces.get(("row", k, v), _row, k, v) for k, v in rows],
     }
     return [
         {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": [caption]},
@@ -116,7 +142,11 @@ def _members_table(members: list[Member]) -> dict[str, Any]:
     return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
 
 
-def _member_extras(m: Member) -> list[dict[str, Any]]:
+def _step_row(step_index: int | None, kind: str, reward: float | None, indices: list[int]) -> tuple[str, str]:
+    return _esc(f"step {step_index} reward ({kind})"), _esc(f"{fmt(reward)} on messages {indices}")
+
+
+def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     """What only some members have: judge explanation, step rewards, terminal reward, metadata."""
     rows: list[tuple[str, str]] = []
     if m.terminal_reward_raw is not None:
@@ -124,26 +154,28 @@ def _member_extras(m: Member) -> list[dict[str, Any]]:
     if m.judge_explanation is not None:
         rows.append(("judge_explanation", _esc(m.judge_explanation)))
     for s in m.step_rewards:
-        rows.append(
-            (_esc(f"step {s.step_index} reward ({s.kind})"), _esc(f"{fmt(s.reward)} on messages {s.message_indices}"))
-        )
-    out = _table(f"Member {m.member}: reward components", rows) if rows else []
+        rows.append(_step_row(s.step_index, s.kind, s.reward, s.message_indices))
+    out = _table(f"Member {m.member}: reward components", rows, pieces) if rows else []
     if m.metadata not in (None, {}):
+        body = _esc(pretty_json(m.metadata))
         out.append(
             _node(
                 "details",
                 "lt-details",
                 [
                     _node("summary", None, [f"Member {m.member}: metadata"]),
-                    _node("pre", "lt-details-body", [_esc(pretty_json(m.metadata))]),
+                    _node("pre", "lt-details-body", [body])
+                    if pieces is None
+                    else pieces.get(("meta", body), _node, "pre", "lt-details-body", [body]),
                 ],
             )
         )
     return out
 
 
-def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
-    """The logtree of one iteration page.
+def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) -> dict[str, Any]:
+    """The logtree of one iteration page (``fragments``: repeated nodes as ``orjson.Fragment``,
+    which only orjson can write).
 
     Each group is a section holding a text table (a row per member) and then
     one conversation node per member, whose ``data`` is the member's whole
@@ -152,6 +184,7 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
     """
     ref = it.ref
     title = f"RL Iteration {ref.number}"
+    pieces = _PIECES if fragments else None
     sections = []
     for g in it.groups:
         members = g.members
@@ -198,7 +231,7 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
                 or m.step_rewards
                 or m.metadata not in (None, {})
             ):
-                body.extend(_member_extras(m))
+                body.extend(_member_extras(m, pieces))
         label = f"Group {g.id}" if g.id is not None else "Rollouts"
         key = g.prompt.key if g.prompt else ""
         sections.append(_section(f"{label}" + (f" ({key})" if key else ""), 2, body))
@@ -216,8 +249,7 @@ def logtree_dict(run: Run, it: Iteration, page: str) -> dict[str, Any]:
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:
     """The logtree JSON file content."""
-    doc = logtree_dict(run, it, page)
     try:
-        return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(logtree_dict(run, it, page, fragments=True), option=orjson.OPT_NON_STR_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, metadata nested past 255
-        return compact_json(doc).encode("utf-8", "replace")
+        return compact_json(logtree_dict(run, it, page)).encode("utf-8", "replace")

@@ -27,6 +27,14 @@ def any_cut(value: Any, depth: int = 0) -> bool:
     """Whether any string inside a JSON value carries a cut marker."""
     if depth > 200:
         return False
+    if depth == 0 and (type(value) is dict or type(value) is list):
+        # one C pass rejects the common case: no string can end with the marker when the
+        # serialized value holds no " chars]" (tool arguments and metadata, several per rollout)
+        try:
+            if b" chars]" not in orjson.dumps(value):
+                return False
+        except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, depth past 255: walk it
+            pass
     if isinstance(value, str):
         return cut_chars(value) is not None
     if isinstance(value, dict):
