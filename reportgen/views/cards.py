@@ -428,7 +428,7 @@ def _member(
             # one walk of the views, which hold each text's and each call's cut already
             # (any_cut_member would test them all again)
             cut = False
-            names: set[str] = set()
+            tool_set: set[str] = set()
             turns = calls = tool_errors = 0
             for mv in msgs:
                 if mv.text.cut is not None:
@@ -440,11 +440,11 @@ def _member(
                     tool_errors += 1
                 for c in mv.calls:
                     calls += 1
-                    names.add(c.name)
+                    tool_set.add(c.name)
                     if c.arguments_cut:
                         cut = True
             cut = cut or cut_chars(m.judge_explanation) is not None or any_cut(m.metadata)
-            tools = sorted(names)
+            tools = sorted(tool_set)
             facts.tool_names.update(tools)
         else:
             cut = any_cut_member(m)

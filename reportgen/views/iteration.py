@@ -11,7 +11,6 @@ from typing import Any
 from urllib.parse import quote
 
 import orjson
-
 from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
