@@ -932,22 +932,27 @@ def _messages(value: Any) -> list[Message]:
             for c in raw_calls:
                 if isinstance(c, dict):
                     cid = c.get("id")
+                    name = c.get("name", "")
                     calls.append(
                         ToolCall(
-                            id=cid if isinstance(cid, str) else (None if cid is None else str(cid)),
-                            name=str(c.get("name", "")),
-                            arguments=c.get("arguments", {}),
+                            cid if type(cid) is str else (None if cid is None else str(cid)),
+                            name if type(name) is str else str(name),
+                            c.get("arguments", {}),
                         )
                     )
         content = m.get("content", "")
         tcid = m.get("tool_call_id")
+        role = m.get("role", "")
+        # positional: a keyword call of the dataclass costs about a third more (once per message)
         out.append(
             Message(
-                role=str(m.get("role", "")),
-                content=content if isinstance(content, str) else ("" if content is None else str(content)),
-                tool_calls=calls,
-                tool_call_id=tcid if isinstance(tcid, str) else (None if tcid is None else str(tcid)),
-                is_error=m.get("is_error") is True,
+                role if type(role) is str else str(role),
+                content if type(content) is str else ("" if content is None else str(content)),
+                None,
+                calls,
+                [],
+                tcid if type(tcid) is str else (None if tcid is None else str(tcid)),
+                m.get("is_error") is True,
             )
         )
     return out
@@ -961,12 +966,13 @@ def _step_rewards(value: Any) -> list[StepReward]:
         if not isinstance(s, dict):
             continue
         idx = s.get("message_indices")
+        kind = s.get("kind", "")
         out.append(
             StepReward(
-                step_index=int_or_none(s.get("step_index")),
-                kind=str(s.get("kind", "")),
-                reward=finite_or_none(s.get("reward")),
-                message_indices=[i for i in idx if int_or_none(i) is not None] if isinstance(idx, list) else [],
+                int_or_none(s.get("step_index")),
+                kind if type(kind) is str else str(kind),
+                finite_or_none(s.get("reward")),
+                [i for i in idx if type(i) is int] if type(idx) is list else [],
             )
         )
     return out

@@ -118,13 +118,14 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
             w(' <span class="chip unknown">unknown call</span>')
         if mv.is_error:
             w(' <span class="chip bad">error</span>')
-    if mv.final:
-        w(' <span class="chip final">final answer</span>')
-    if mv.index >= 0:
-        w(f' <span class="idx">#{mv.index}</span>')
-    w("\n")
-    _chips(w, mv.step_rewards)
-    w("</div>")
+    final = ' <span class="chip final">final answer</span>' if mv.final else ""
+    index = f' <span class="idx">#{mv.index}</span>' if mv.index >= 0 else ""
+    if mv.step_rewards:
+        w(f"{final}{index}\n")
+        _chips(w, mv.step_rewards)
+        w("</div>")
+    else:
+        w(f"{final}{index}\n</div>")
     if mv.parts is not None:
         for kind, tv in mv.parts:
             if kind == "thinking":
@@ -141,29 +142,29 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
     elif mv.text.text or not mv.calls:
         _textview(w, mv.text)
     for c in mv.calls:
-        w(
-            f'\n<details class="call" open data-tool="{esc(c.name)}">\n<summary><span class="callname">{esc(c.name)}</span>'
-        )
-        if c.id:
-            w(f' <code class="callid">{esc(c.id)}</code>')
-        if c.result is None:
-            w(' <span class="chip unknown">no result</span>')
-        elif c.result.is_error:
-            w(' <span class="chip bad">error</span>')
-        if c.arguments_cut:
-            w(' <span class="chip info">cut</span>')
-        w(f'</summary>\n<pre class="args">{esc_text(c.arguments)}</pre>')
+        name = esc(c.name)
         r = c.result
+        cid = f' <code class="callid">{esc(c.id)}</code>' if c.id else ""
+        state = (
+            ' <span class="chip unknown">no result</span>'
+            if r is None
+            else (' <span class="chip bad">error</span>' if r.is_error else "")
+        )
+        cut = ' <span class="chip info">cut</span>' if c.arguments_cut else ""
+        w(
+            f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
+            f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_text(c.arguments)}</pre>'
+        )
         if r is not None:
             n = line_count(r.text.text)
+            failed = r.is_error
+            chip = ' <span class="chip bad">error</span>' if failed else ""
             w(
-                f'\n<div class="result{" is-error" if r.is_error else ""}" data-role="tool" data-index="{r.index}">'
+                f'\n<div class="result{" is-error" if failed else ""}" data-role="tool" data-index="{r.index}">'
                 f'<div class="msg-head"><span class="role">result</span> <span class="lines">{n} line'
-                f"{'' if n == 1 else 's'}</span>"
+                f"{'' if n == 1 else 's'}</span>{chip}"
+                f' <span class="idx">#{r.index}</span> '
             )
-            if r.is_error:
-                w(' <span class="chip bad">error</span>')
-            w(f' <span class="idx">#{r.index}</span> ')
             _chips(w, r.step_rewards)
             w("</div>")
             _textview(w, r.text)

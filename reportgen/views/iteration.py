@@ -108,16 +108,17 @@ def _msg_view(index: int, msg: Message, md: bool = False) -> MessageView:
             (p.type, text_view(p.text, fold=True if p.type == "thinking" else None, md=md and p.type != "image"))
             for p in msg.parts
         ]
+    # positional (a keyword call costs about a third more; several messages per rollout)
     return MessageView(
-        index=index,
-        role=msg.role,
-        text=text_view(msg.content, md=md),
-        parts=parts,
-        calls=[_call_view(c.id, c.name, c.arguments) for c in msg.tool_calls] if msg.tool_calls else [],
-        unparsed=[(u.raw_text, u.error) for u in msg.unparsed_tool_calls],
-        tool_call_id=msg.tool_call_id,
-        is_error=msg.is_error,
-        tool_name=msg.name,
+        index,
+        msg.role,
+        text_view(msg.content, None, md),
+        parts,
+        [_call_view(c.id, c.name, c.arguments) for c in msg.tool_calls] if msg.tool_calls else [],
+        [(u.raw_text, u.error) for u in msg.unparsed_tool_calls] if msg.unparsed_tool_calls else [],
+        msg.name,
+        msg.tool_call_id,
+        msg.is_error,
     )
 
 
