@@ -452,9 +452,9 @@ def _member(
             tools = []
             turns = calls = tool_errors = 0
         compact = compact_line(m)
-    if completion is not None and not m.badges:
-        # a completion's badges follow from a few facts: one rendering per combination
-        bkey = (m.truncated, m.skip_reason, m.eligible, m.trained, dup, cut, training_known)
+    if not m.badges:
+        # the badges follow from a few facts: one rendering per combination
+        bkey = (m.truncated, m.skip_reason, m.eligible, m.trained, dup, cut, training_known, tool_errors)
         parts = _BADGE_CACHE.get(bkey)
         if parts is None:
             parts = _badge_parts(_badges(m, dup, cut, training_known))

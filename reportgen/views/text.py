@@ -25,7 +25,7 @@ def cut_chars(text: str | None) -> int | None:
 
 def any_cut(value: Any, depth: int = 0) -> bool:
     """Whether any string inside a JSON value carries a cut marker."""
-    if depth > 200:
+    if depth > 200 or not value:  # nothing empty holds a string
         return False
     if depth == 0 and (type(value) is dict or type(value) is list):
         # one C pass rejects the common case: no string can end with the marker when the
