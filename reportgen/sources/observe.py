@@ -847,17 +847,23 @@ class ObserveReader:
                 entries = rec.get("entries")
                 if not isinstance(entries, list):
                     continue
-                for e in entries:
-                    if not isinstance(e, dict):
+                kind = rec.get("type")
+                if kind != "selection" and kind != "outcome":
+                    continue
+                for e in entries:  # thousands per update: int_or_none inlined
+                    if type(e) is not dict:
                         continue
-                    m = int_or_none(e.get("member"))
-                    if m is None:
+                    m = e.get("member")
+                    if type(m) is not int:
                         continue
-                    k = (int_or_none(e.get("group")), m)
-                    if rec.get("type") == "selection":
+                    g = e.get("group")
+                    k = (g if type(g) is int else None, m)
+                    if kind == "selection":
                         selection[k] = e
-                    elif rec.get("type") == "outcome" and isinstance(e.get("trained"), bool):
-                        outcome[k] = e["trained"]
+                    else:
+                        t = e.get("trained")
+                        if t is True or t is False:
+                            outcome[k] = t
         prompts: dict[str, Prompt] = {}
         warnings: list[str] = []
         groups: dict[int | None, list[Member]] = {}
@@ -1010,22 +1016,28 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
     else:
         text = completion if type(completion) is str else ("" if completion is None else str(completion))
         messages = None
+    # positional up to ``messages`` (model.Member's field order): a keyword call of the
+    # dataclass costs about three times as much, once per rollout
     mem = Member(
         int(rec["member"]),
         finite_or_none(g("reward")),
         finite_or_none(g("reward_raw")),
         finite_or_none(g("judge_term")),
         advantage,
-        tokens=tokens if type(tokens) is int else None,
-        seed=seed if type(seed) is int else None,
-        truncated=g("truncated") is True,
-        eligible=eligible,
-        trained=trained,
-        skip_reason=skip,
-        completion=text,
-        messages=messages,
-        metadata=g("metadata"),
+        None,
+        None,
+        tokens if type(tokens) is int else None,
+        seed if type(seed) is int else None,
+        g("truncated") is True,
+        eligible,
+        trained,
+        skip,
+        text,
+        messages,
     )
+    metadata = g("metadata")
+    if metadata is not None:
+        mem.metadata = metadata
     # the rarer fields, absent from most rollouts: set only when present
     if g("prefix") is False:
         mem.prefix = False
