@@ -21,7 +21,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..model import Group, Member
-from .html import esc, esc_str, esc_text
+from .html import esc, esc_content, esc_str
 from .iteration import (
     MessageView,
     PromptView,
@@ -49,9 +49,9 @@ def _f(value: float | int | None) -> str:
 
 def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "text") -> None:
     if md is None:
-        w(f'<pre class="{cls}">{esc_text(text)}</pre>')
+        w(f'<pre class="{cls}">{esc_content(text)}</pre>')
     else:
-        w(f'<pre class="{cls} has-md">{esc_text(text)}</pre><div class="md">{md}</div>')
+        w(f'<pre class="{cls} has-md">{esc_content(text)}</pre><div class="md">{md}</div>')
 
 
 def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
@@ -153,7 +153,7 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
         cut = ' <span class="chip info">cut</span>' if c.arguments_cut else ""
         w(
             f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
-            f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_text(c.arguments)}</pre>'
+            f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_content(c.arguments)}</pre>'
         )
         if r is not None:
             n = line_count(r.text.text)
@@ -239,7 +239,7 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
             if line_count(t) > 1 or len(t) > 120:
                 w(
                     f'<details class="log"><summary>{esc(k)} ({line_count(t)} lines)</summary>'
-                    f'<pre class="text">{esc_text(t)}</pre></details>'
+                    f'<pre class="text">{esc_content(t)}</pre></details>'
                 )
             else:
                 w(f'<div class="kv"><span class="k">{esc(k)}:</span> <span class="log-v">{esc(t)}</span></div>')
@@ -541,7 +541,7 @@ def _member(
             _text(w, completion, md)
             w("</div>\n")
         else:  # the common case of _text, inline: short, no markdown, not cut
-            w(f'<pre class="text">{esc_text(completion)}</pre></div>\n')
+            w(f'<pre class="text">{esc_content(completion)}</pre></div>\n')
     elif msgs is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')

@@ -35,6 +35,17 @@ def esc_text(s: str) -> str:
     return s
 
 
+def esc_content(s: str) -> str:
+    """esc_text for element content only (never an attribute value): quotes mean nothing
+    there, so a text whose only special characters are quotes (an apostrophe in prose, the
+    quotes of JSON tool arguments and results) comes back as it is; the others get
+    markupsafe's entities, quotes included.
+    """
+    if "&" in s or "<" in s or ">" in s:
+        return esc_str(s)
+    return s
+
+
 def esc(value: object) -> str:
     """HTML-escape any value's text as a plain str (the entities of markupsafe.escape)."""
     return esc_str(value if type(value) is str else str(value))
