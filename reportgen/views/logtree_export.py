@@ -198,7 +198,10 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
             if p is not None and p.messages is not None:
                 head = shared.get(id(p))
                 if head is None:
-                    head = shared[id(p)] = [_message(x) for x in p.messages]
+                    head = [_message(x) for x in p.messages]
+                    if fragments:  # the prompt leads every member's conversation: serialize it once
+                        head = [orjson.Fragment(orjson.dumps(x)) for x in head]
+                    shared[id(p)] = head
             else:
                 head = []
             if m.completion is not None:
