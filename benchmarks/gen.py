@@ -3,6 +3,7 @@
     python benchmarks/gen.py --mib 190 --out /tmp/big              # observe, GRPO, texts every update
     python benchmarks/gen.py --mib 20 --groups 8 --size 8 --every 2 --out /tmp/small
     python benchmarks/gen.py --algorithm agent --groups 64 --mib 190 --out /tmp/agent   # agentic GRPO
+    python benchmarks/gen.py --algorithm ppo --mib 190 --out /tmp/ppo   # PPO: 1,024 completions a batch
     python benchmarks/gen.py --format tinker --like calc_agent_multiturn --mib 50 --out /tmp/tk
     python benchmarks/gen.py --format tinker --like arith_sync --flat --mib 50 --out /tmp/tkflat
 
@@ -31,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
-from synth import ObserveWriter, agent_update, grpo_update  # noqa: E402
+from synth import ObserveWriter, agent_update, grpo_update, ppo_update  # noqa: E402
 
 
 def generate(
@@ -48,7 +49,8 @@ def generate(
     """Write out/observe.jsonl (and the held-back tail) of about ``mib`` MiB.
 
     ``algorithm`` "agent" writes agentic GRPO updates (conversations with tool calls, step
-    rewards, selection records; ``words`` and ``metrics`` do not apply).
+    rewards, selection records; ``words`` and ``metrics`` do not apply); "ppo" a flat batch
+    of ``groups * size`` completions per update, each with its own prompt.
     """
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(1)
@@ -70,6 +72,8 @@ def generate(
         n += 1
         if algorithm == "agent":
             agent_update(w, rng, n, groups, size, seen)
+        elif algorithm == "ppo":
+            ppo_update(w, rng, n, groups * size, seen, words=words)
         else:
             grpo_update(
                 w, rng, n, groups, size, n % every == 0, seen, words=words, n_prompts=groups * 40, metrics_extra=metrics
@@ -174,7 +178,9 @@ def main() -> None:
     p.add_argument("--words", type=int, default=160)
     p.add_argument("--metrics", type=int, default=40, help="extra metrics per update")
     p.add_argument("--hold-back", type=float, default=0.0)
-    p.add_argument("--algorithm", choices=["grpo", "agent"], default="grpo", help="observe: the shape of an update")
+    p.add_argument(
+        "--algorithm", choices=["grpo", "agent", "ppo"], default="grpo", help="observe: the shape of an update"
+    )
     a = p.parse_args()
     if a.format == "tinker":
         generate_tinker(a.out, a.mib, a.like, a.flat, a.hold_back)

@@ -162,6 +162,72 @@ def grpo_update(
     w.batch([{"type": "update", "update": n, "status": "completed", "metrics": metrics}])
 
 
+def ppo_update(
+    w: ObserveWriter, rng: random.Random, n: int, batch: int, written_prompts: set[str], words: int = 40
+) -> None:
+    """One PPO update (section 2.4 of the spec): a flat batch of completions (group null), each
+    with its own prompt and the critic's advantage range, the outcome, the update record."""
+    bodies: list[dict[str, Any]] = []
+    rollouts = []
+    for m in range(batch):
+        key = f"p:{rng.randrange(batch * 40)}"
+        if key not in written_prompts:
+            a, b = rng.randrange(10, 99), rng.randrange(10, 99)
+            msgs = [{"role": "user", "content": f"What is {a} * {b}? Show your work, then give the answer."}]
+            bodies.append({"type": "prompt", "key": key, "messages": msgs, "reward_text": msgs[-1]["content"]})
+            written_prompts.add(key)
+        adv = round(rng.gauss(0, 1), 6)
+        rollouts.append(
+            {
+                "type": "rollout",
+                "update": n,
+                "group": None,
+                "member": m,
+                "prompt": key,
+                "seed": rng.randrange(2**32),
+                "tokens": rng.randrange(8, 256),
+                "truncated": rng.random() < 0.05,
+                "reward": (r := round(rng.random(), 6)),
+                "reward_raw": r,
+                "judge_term": None,
+                "advantage": adv,
+                "advantage_min": round(adv - rng.random(), 6),
+                "advantage_max": round(adv + rng.random(), 6),
+                "eligible": True,
+                "trained": None,
+                "skip_reason": None,
+                "completion": f"Let me think. {sentence(rng, rng.randrange(5, words))}\nAnswer: {rng.randrange(100, 9999)}",
+            }
+        )
+    w.batch(bodies + rollouts)
+    w.batch(
+        [
+            {
+                "type": "outcome",
+                "update": n,
+                "entries": [{"group": None, "member": r["member"], "trained": True} for r in rollouts],
+            }
+        ]
+    )
+    w.batch(
+        [
+            {
+                "type": "update",
+                "update": n,
+                "status": "completed",
+                "metrics": {
+                    "reward/mean": round(sum(r["reward"] for r in rollouts) / max(len(rollouts), 1), 6),
+                    "policy/surrogate_loss": round(rng.gauss(0, 0.1), 6),
+                    "policy/kl": round(abs(rng.gauss(0.001 * n, 0.0005)), 6),
+                    "policy/clip_fraction": round(rng.random() * 0.2, 6),
+                    "optimizer/learning_rate": 1e-5,
+                    "observe/dropped_batches": 0.0,
+                },
+            }
+        ]
+    )
+
+
 def agent_update(w: ObserveWriter, rng: random.Random, n: int, scenarios: int, size: int, written: set[str]) -> None:
     """One agentic GRPO update with tool calls, errors and step rewards."""
     bodies: list[dict[str, Any]] = []

@@ -306,6 +306,8 @@ class ObserveReader:
         self._prompts: dict[tuple[int, str], tuple[int, int]] = {}
         self._metric_index: dict[str, int] = {}
         self._fh: IO[bytes] | None = None
+        self._holding = False  # load() keeps the bytes of an update's rollout batches in _held
+        self._held: list[tuple[int, int, bytes]] = []
         self.utf8_replaced = 0
         self._changed = False  # load() met bytes other than those scanned
         # set to a list by ``reportgen check``: (line, kind, message) of every problem scan() meets
@@ -783,16 +785,25 @@ class ObserveReader:
 
     # ------------------------------------------------------------------ load
     def _read_span(self, span: tuple[int, int]) -> list[bytes]:
+        a, b = span
+        for ca, cb, cdata in self._held:
+            if ca <= a and b <= cb:
+                # a prompt in a batch load() read already (PPO: a prompt per rollout): the
+                # same bytes, without a seek and a read each
+                data = cdata[a - ca : b - ca]
+                return [x for x in data.split(b"\n") if x and not x.isspace()]
         if self._fh is None:
             self._fh = self.storage.open(self.file)
         try:
-            self._fh.seek(span[0])
-            data = self._fh.read(span[1] - span[0])
+            self._fh.seek(a)
+            data = self._fh.read(b - a)
         except OSError:
             self._changed = True
             return []
-        if len(data) < span[1] - span[0]:
+        if len(data) < b - a:
             self._changed = True  # the file shrank since the scan (a resume cut its tail)
+        elif self._holding:
+            self._held.append((a, b, data))
         return [x for x in data.split(b"\n") if x and not x.isspace()]  # isspace() copies nothing
 
     def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
@@ -828,6 +839,22 @@ class ObserveReader:
         u = self._updates[(seg, n)]
         self._changed = False
         rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
+        self._holding = True
+        self._held = []
+        try:
+            return self._load(ref, seg, n, u, rollouts)
+        finally:
+            self._holding = False
+            self._held = []
+
+    def _load(
+        self,
+        ref: IterationRef,
+        seg: int,
+        n: int,
+        u: _UpdateIndex,
+        rollouts: dict[tuple[int | None, int], dict[str, Any]],
+    ) -> Iteration:
         for span in u.rollout_spans:
             for rec in self._records(span):
                 get = rec.get

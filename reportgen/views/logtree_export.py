@@ -192,7 +192,7 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
             {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
             _members_table(members),
         ]
-        shared: dict[int, list[dict[str, Any]]] = {}  # prompt messages, built once per prompt
+        shared: dict[int, list[Any]] = {}  # prompt messages, built once per prompt
         for m in members:
             p = m.prompt
             if p is not None and p.messages is not None:
