@@ -42,3 +42,26 @@ def test_tinker_generator_builds(tmp_path, like, flat):
     pages = sorted(p.name for p in (tmp_path / "site").glob("train_iteration_*.html"))
     # every repeated iteration that had a train logtree in the fixture has its page
     assert pages[0] == "train_iteration_000000.html" and len(pages) >= len(steps) // 2
+
+
+def test_agent_and_ppo_shapes_build(tmp_path):
+    """--algorithm agent (conversations, tool calls, step rewards, member gaps) and ppo (one
+    flat group, a prompt per rollout) read without warnings and show what they wrote."""
+    from bs4 import BeautifulSoup
+
+    gen = _gen()
+    gen.generate(tmp_path / "agent", 0.2, 3, 4, 1, 40, 0.0, 0, "agent")
+    gen.generate(tmp_path / "ppo", 0.2, 2, 8, 1, 40, 0.0, 0, "ppo")
+    head = json.loads((tmp_path / "agent" / "observe.jsonl").read_text().splitlines()[0])
+    assert head["algorithm"] == "agent_grpo"
+    r = build(str(tmp_path / "agent"), tmp_path / "agent-site", BuildOptions(jobs=1))
+    assert r.updates > 2 and 0 < r.rollouts <= 12 * r.updates and not r.warnings
+    page = BeautifulSoup((tmp_path / "agent-site" / "train_iteration_000001.html").read_text(), "html.parser")
+    assert page.select("details.call .result") and page.select(".chip.sr")
+    r = build(str(tmp_path / "ppo"), tmp_path / "ppo-site", BuildOptions(jobs=1))
+    assert r.updates > 2 and r.rollouts == 16 * r.updates and not r.warnings
+    page = BeautifulSoup((tmp_path / "ppo-site" / "train_iteration_000001.html").read_text(), "html.parser")
+    groups = page.select("section.group")
+    assert len(groups) == 1 and groups[0]["data-group"] == "-"
+    members = groups[0].select("article.member")
+    assert len(members) == 16 and all(m.select_one("details.prompt") for m in members)
