@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bs4 import BeautifulSoup
+
 from reportgen.resources import demo_dir
 from reportgen.site import STATE, BuildOptions, build
 
+from .obs import Obs
 from .test_live import _split_demo
 
 
@@ -82,3 +85,36 @@ def test_default_jobs_follow_the_cgroup_quota(monkeypatch):
     if not Path("/sys/fs/cgroup/cpu.max").exists():
         assert site.usable_cpus() == 64
         assert site.default_jobs() == 4
+
+
+def _linked_run(directory: Path, first: str) -> Path:
+    """Three updates; update 3 samples p:1, which update 1 samples too unless ``first`` is p:3
+    (same length: the file keeps its size and every span its offsets)."""
+    o = Obs().run("grpo", group_size=2)
+    for n, key in ((1, first), (2, "p:2"), (3, "p:1")):
+        o.batch(
+            o.prompt(key, f"Question {key[-1]}"), *[o.rollout(n, 0, m, f"answer {m}", prompt=key) for m in range(2)]
+        )
+        o.batch(o.outcome(n, (0, 0, True), (0, 1, True)))
+        o.batch(o.update(n, reward__mean=0.5))
+    return o.write(directory)
+
+
+def test_changed_links_to_earlier_updates_are_rendered_again(tmp_path):
+    """A page whose own records did not change, but whose "same prompt in updates" links did
+    (an earlier update no longer samples its prompt), is rendered again, not reused."""
+    src = tmp_path / "src"
+    site = tmp_path / "site"
+    _linked_run(src, "p:1")
+    build(str(src), site, BuildOptions(jobs=1))
+    page = BeautifulSoup((site / "train_iteration_000003.html").read_text(), "html.parser")
+    assert [a.get_text() for a in page.select("p.others a.xlink")] == ["1"]
+    size = (src / "observe.jsonl").stat().st_size
+    _linked_run(src, "p:3")
+    assert (src / "observe.jsonl").stat().st_size == size
+    build(str(src), site, BuildOptions(jobs=1))
+    page = BeautifulSoup((site / "train_iteration_000003.html").read_text(), "html.parser")
+    assert page.select("p.others a.xlink") == []
+    fresh = tmp_path / "fresh"
+    build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)

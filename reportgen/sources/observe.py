@@ -670,9 +670,14 @@ class ObserveReader:
         """A hash of everything an update's page is made of, as far as the index knows."""
         seg, n = ref.locator
         u = self._updates[(seg, n)]
-        prompts = sorted((k, self._prompts.get((seg, k))) for k in u.prompt_keys)
-        h = hashlib.sha256(repr((seg, n, u.rollout_spans, u.side_spans, prompts)).encode())
-        return h.hexdigest()
+        spans = self._prompts
+        prompts = [(k, spans.get((seg, k))) for k in sorted(u.prompt_keys)]
+        value = (seg, n, u.rollout_spans, u.side_spans, prompts)
+        try:  # orjson, not repr: a PPO update has a prompt per rollout (1.6 ms a page with repr)
+            blob = orjson.dumps(value)
+        except (TypeError, orjson.JSONEncodeError):
+            blob = repr(value).encode()
+        return hashlib.sha256(blob).hexdigest()
 
     def _note_metrics(self, metrics: Any, line: int) -> None:
         if not isinstance(metrics, dict):
