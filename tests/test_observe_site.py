@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from reportgen.site import build
+from reportgen.site import BuildOptions, build
 
 from .obs import Obs
 
@@ -187,3 +187,37 @@ def test_refuses_foreign_nonempty_folder(tmp_path):
     with pytest.raises(OutputError):
         build(str(FIXTURES / "observe" / "examples"), out)
     assert (out / "thesis.tex").read_text() == "precious"
+
+
+def test_repeated_extras_are_shared_and_long_ones_not_kept(tmp_path):
+    """The logtree export serializes a repeated reward-component row once (a Fragment), but
+    never keeps a long text (a judge's explanation per member) in that cache; the JSON holds
+    every member's explanation either way."""
+    from reportgen.views import logtree_export
+
+    o = Obs().run("agent_grpo", group_size=3)
+    long = ["explanation " + str(m) * 600 for m in range(3)]
+    rollouts = [
+        o.rollout(
+            1,
+            0,
+            m,
+            None,
+            prompt="s:a",
+            messages=[{"role": "assistant", "content": f"hi {m}"}],
+            judge_explanation=long[m],
+            terminal_reward_raw=1.0,
+        )
+        for m in range(3)
+    ]
+    o.batch(o.prompt("s:a", "task"), *rollouts)
+    o.batch(o.outcome(1, *[(0, m, True) for m in range(3)]))
+    o.batch(o.update(1))
+    logtree_export._PIECES.cache.clear()
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    cached = list(logtree_export._PIECES.cache)
+    assert ("row", "terminal_reward_raw", "1") in cached
+    assert not any(t in "".join(k) for k in cached for t in long)
+    doc = json.loads((tmp_path / "site" / "train_iteration_000001_logtree.json").read_text())
+    text = json.dumps(doc)
+    assert all(t in text for t in long) and text.count('"terminal_reward_raw"') == 3

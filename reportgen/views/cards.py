@@ -84,7 +84,8 @@ def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
             )
             if len(_CHIPS) >= 1024:  # kinds come from the input: keep the cache bounded
                 _CHIPS.clear()
-            _CHIPS[key] = html
+            if len(c["kind"]) < 64:
+                _CHIPS[key] = html
         w(html)
 
 
@@ -96,7 +97,7 @@ def _role(role: str) -> tuple[str, str]:
     out = _ROLES.get(role)
     if out is None:
         out = (esc(rolecls(role)), esc(role))
-        if len(_ROLES) < 256:  # roles come from the input: keep the cache bounded
+        if len(_ROLES) < 256 and len(role) < 64:  # roles come from the input: keep the cache small
             _ROLES[role] = out
     return out
 
@@ -458,7 +459,7 @@ def _member(
         parts = _BADGE_CACHE.get(bkey)
         if parts is None:
             parts = _badge_parts(_badges(m, dup, cut, training_known))
-            if len(_BADGE_CACHE) < 1024:  # skip reasons come from the input: keep the cache bounded
+            if len(_BADGE_CACHE) < 1024 and len(m.skip_reason or "") < 64:  # skip reasons come from the input
                 _BADGE_CACHE[bkey] = parts
     else:
         parts = _badge_parts(_badges(m, dup, cut, training_known))

@@ -34,7 +34,7 @@ def rolecls(role: str) -> str:
     r = _ROLECLS.get(role)
     if r is None:
         r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-") or "other"
-        if len(_ROLECLS) < 256:  # roles come from the input: keep the cache bounded
+        if len(_ROLECLS) < 256 and len(role) < 64:  # roles come from the input: keep the cache small
             _ROLECLS[role] = r
     return r
 

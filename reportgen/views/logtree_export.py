@@ -75,14 +75,19 @@ class _Pieces:
     def __init__(self) -> None:
         self.cache: dict[Any, Any] = {}
 
-    def get(self, key: Any, build: Any, *args: Any) -> Any:
+    def get(self, key: tuple[str, ...], build: Any, *args: Any) -> Any:
         hit = self.cache.get(key)
         if hit is None:
+            if sum(map(len, key)) > _PIECE_MAX:  # a long text (a judge's explanation) is seldom repeated
+                return build(*args)
             hit = orjson.Fragment(orjson.dumps(build(*args)))
             if len(self.cache) >= 4096:  # keys hold input strings: keep the cache bounded
                 self.cache.clear()
             self.cache[key] = hit
         return hit
+
+
+_PIECE_MAX = 512  # characters of a cached piece's key: the cache stays under a few MiB
 
 
 _PIECES = _Pieces()
