@@ -457,3 +457,34 @@ def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):
     with pytest.raises(InputError) as e:
         ObserveReader(Storage(str(tmp_path))).scan(jobs=2)
     assert e.value.line == data.count(b"\n")
+
+
+def test_ppo_prompts_read_from_held_batches_and_earlier_ones(tmp_path):
+    """PPO: a prompt per rollout. Prompts inside the update's own batch are cut from the bytes
+    load() read already; prompts written by earlier updates are read from the file, and those
+    reads are not held (the list load() searches stays as long as its rollout batches)."""
+    o = Obs().run("ppo")
+    o.batch(
+        *[o.prompt(f"p:{i}", f"question {i}") for i in range(6)],
+        *[o.rollout(1, None, i, f"a{i}", prompt=f"p:{i}") for i in range(6)],
+    )
+    o.batch(o.update(1))
+    o.batch(
+        *[o.prompt(f"p:{i}", f"question {i}") for i in range(6, 9)],
+        *[o.rollout(2, None, i, f"b{i}", prompt=f"p:{i + 3}") for i in range(6)],
+    )
+    o.batch(o.update(2))
+    reader, run = read(o.write(tmp_path))
+    held: list[int] = []
+    records = reader._records
+
+    def spy(span):
+        held.append(len(reader._held))
+        return records(span)
+
+    reader._records = spy  # type: ignore[method-assign]
+    it = reader.load(run.iterations[1])
+    prompts = {m.prompt.key: m.prompt.messages[0].content for g in it.groups for m in g.members}
+    assert prompts == {f"p:{i}": f"question {i}" for i in range(3, 9)}
+    assert len(held) == 1 + 6 and max(held) <= 1 and reader._held == []
+    assert not it.warnings

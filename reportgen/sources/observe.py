@@ -844,7 +844,6 @@ class ObserveReader:
         u = self._updates[(seg, n)]
         self._changed = False
         rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
-        self._holding = True
         self._held = []
         try:
             return self._load(ref, seg, n, u, rollouts)
@@ -861,7 +860,12 @@ class ObserveReader:
         rollouts: dict[tuple[int | None, int], dict[str, Any]],
     ) -> Iteration:
         for span in u.rollout_spans:
-            for rec in self._records(span):
+            # only these batches are held (a few per update): every prompt read later looks
+            # through them, so holding the prompts' own reads would grow quadratically (PPO)
+            self._holding = True
+            records = self._records(span)
+            self._holding = False
+            for rec in records:
                 get = rec.get
                 if get("type") != "rollout" or get("update") != n or get("segment") != seg:
                     continue
