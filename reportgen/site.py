@@ -33,6 +33,7 @@ from .model import IterationRef, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Reader
 from .sources.detect import open_source
+from .sources.jsonl import key_bytes
 from .views.index import index_context
 from .views.iteration import iteration_context
 from .views.logtree_export import logtree_bytes
@@ -378,8 +379,8 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
     What a page links ("same prompt in updates") is the earlier updates that sampled its own
     prompts, so this digest, with the page's own prompts in the reader's key, covers it. It
     is coarser (a change to any earlier update's prompts changes it) and cheap: one pass
-    over the index instead of a list per prompt per page (a PPO page has a prompt per
-    rollout: 0.5-1.3 s for 200 pages).
+    over the index, where a list per prompt per page cost 0.5 s or more for 200 PPO pages
+    (a prompt per rollout).
     """
     if job.earlier is None:
         by = _prompts_by_update(job)
@@ -387,17 +388,9 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
         out: dict[int, str] = {}
         for n in sorted(by):
             out[n] = h.hexdigest()
-            h.update(_blob([n, sorted(by[n])]))
+            h.update(key_bytes([n, sorted(by[n])]))
         job.earlier = out
     return job.earlier
-
-
-def _blob(value: Any) -> bytes:
-    """Bytes that identify a value made of lists, strings and numbers (for page keys)."""
-    try:
-        return orjson.dumps(value)
-    except (TypeError, orjson.JSONEncodeError):  # keys of other types, integers past 64 bits
-        return repr(value).encode()
 
 
 def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:

@@ -45,7 +45,7 @@ from ..model import (
     ToolCall,
 )
 from ..storage import Storage
-from .jsonl import LineError, finite_or_none, int_or_none, parse_line, str_or_none
+from .jsonl import LineError, finite_or_none, int_or_none, key_bytes, parse_line, str_or_none
 
 FILE = "observe.jsonl"
 HEADLINE = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
@@ -672,12 +672,7 @@ class ObserveReader:
         u = self._updates[(seg, n)]
         spans = self._prompts
         prompts = [(k, spans.get((seg, k))) for k in sorted(u.prompt_keys)]
-        value = (seg, n, u.rollout_spans, u.side_spans, prompts)
-        try:  # orjson, not repr: a PPO update has a prompt per rollout (1.6 ms a page with repr)
-            blob = orjson.dumps(value)
-        except (TypeError, orjson.JSONEncodeError):
-            blob = repr(value).encode()
-        return hashlib.sha256(blob).hexdigest()
+        return hashlib.sha256(key_bytes((seg, n, u.rollout_spans, u.side_spans, prompts))).hexdigest()
 
     def _note_metrics(self, metrics: Any, line: int) -> None:
         if not isinstance(metrics, dict):
@@ -843,22 +838,15 @@ class ObserveReader:
         seg, n = ref.locator
         u = self._updates[(seg, n)]
         self._changed = False
-        rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
         self._held = []
         try:
-            return self._load(ref, seg, n, u, rollouts)
+            return self._load(ref, seg, n, u)
         finally:
             self._holding = False
             self._held = []
 
-    def _load(
-        self,
-        ref: IterationRef,
-        seg: int,
-        n: int,
-        u: _UpdateIndex,
-        rollouts: dict[tuple[int | None, int], dict[str, Any]],
-    ) -> Iteration:
+    def _load(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Iteration:
+        rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
         for span in u.rollout_spans:
             # only these batches are held (a few per update): every prompt read later looks
             # through them, so holding the prompts' own reads would grow quadratically (PPO)

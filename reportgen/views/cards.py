@@ -119,14 +119,14 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
             w(' <span class="chip unknown">unknown call</span>')
         if mv.is_error:
             w(' <span class="chip bad">error</span>')
-    final = ' <span class="chip final">final answer</span>' if mv.final else ""
-    index = f' <span class="idx">#{mv.index}</span>' if mv.index >= 0 else ""
+    final_chip = ' <span class="chip final">final answer</span>' if mv.final else ""
+    index_span = f' <span class="idx">#{mv.index}</span>' if mv.index >= 0 else ""
     if mv.step_rewards:
-        w(f"{final}{index}\n")
+        w(f"{final_chip}{index_span}\n")
         _chips(w, mv.step_rewards)
         w("</div>")
     else:
-        w(f"{final}{index}\n</div>")
+        w(f"{final_chip}{index_span}\n</div>")
     if mv.parts is not None:
         for kind, tv in mv.parts:
             if kind == "thinking":

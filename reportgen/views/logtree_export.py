@@ -69,7 +69,8 @@ class _Pieces:
     """Serialized JSON of the nodes that repeat across the members of a run (rows of reward
     components, metadata blocks), as ``orjson.Fragment``s: each is built and serialized once.
 
-    ``None`` (the fallback for documents orjson cannot write) builds plain dicts instead.
+    Callers given ``None`` instead (the fallback for documents orjson cannot write) build
+    plain dicts.
     """
 
     def __init__(self) -> None:
