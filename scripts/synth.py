@@ -63,6 +63,19 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
+def _arith_prompt(rng: random.Random, key: str, written: set[str], bodies: list[dict[str, Any]], system: bool) -> None:
+    """Append the prompt record of ``key`` unless it was written already (the sink sends a
+    prompt once); ``system`` gives 30% of prompts a system message."""
+    if key in written:
+        return
+    a, b = rng.randrange(10, 99), rng.randrange(10, 99)
+    msgs = [{"role": "user", "content": f"What is {a} * {b}? Show your work, then give the answer."}]
+    if system and rng.random() < 0.3:
+        msgs.insert(0, {"role": "system", "content": "Answer with care.\nEnd with 'Answer: <n>'."})
+    bodies.append({"type": "prompt", "key": key, "messages": msgs, "reward_text": msgs[-1]["content"]})
+    written.add(key)
+
+
 def grpo_update(
     w: ObserveWriter,
     rng: random.Random,
@@ -85,13 +98,7 @@ def grpo_update(
         rollouts = []
         for g in range(groups):
             key = f"p:{rng.randrange(n_prompts)}"
-            if key not in written_prompts:
-                a, b = rng.randrange(10, 99), rng.randrange(10, 99)
-                msgs = [{"role": "user", "content": f"What is {a} * {b}? Show your work, then give the answer."}]
-                if rng.random() < 0.3:
-                    msgs.insert(0, {"role": "system", "content": "Answer with care.\nEnd with 'Answer: <n>'."})
-                bodies.append({"type": "prompt", "key": key, "messages": msgs, "reward_text": msgs[-1]["content"]})
-                written_prompts.add(key)
+            _arith_prompt(rng, key, written_prompts, bodies, system=True)
             rs = []
             for m in range(size):
                 good = rng.random() < progress
@@ -171,11 +178,7 @@ def ppo_update(
     rollouts = []
     for m in range(batch):
         key = f"p:{rng.randrange(batch * 40)}"
-        if key not in written_prompts:
-            a, b = rng.randrange(10, 99), rng.randrange(10, 99)
-            msgs = [{"role": "user", "content": f"What is {a} * {b}? Show your work, then give the answer."}]
-            bodies.append({"type": "prompt", "key": key, "messages": msgs, "reward_text": msgs[-1]["content"]})
-            written_prompts.add(key)
+        _arith_prompt(rng, key, written_prompts, bodies, system=False)
         adv = round(rng.gauss(0, 1), 6)
         rollouts.append(
             {

@@ -31,15 +31,8 @@ class TextView:
 
 def rolecls(role: str) -> str:
     """A role as a CSS class suffix: letters, digits and dashes only."""
-    r = _ROLECLS.get(role)
-    if r is None:
-        r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-") or "other"
-        if len(_ROLECLS) < 256 and len(role) < 64:  # roles come from the input: keep the cache small
-            _ROLECLS[role] = r
-    return r
-
-
-_ROLECLS: dict[str, str] = {}
+    r = "".join(ch for ch in role.lower() if ch.isalnum() or ch == "-")
+    return r or "other"
 
 
 def _markdown(text: str) -> Markup | None:
