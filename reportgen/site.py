@@ -122,7 +122,7 @@ def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
 # markdown-it-py costs several times the rest of a page: past this size "auto" leaves it off
 MARKDOWN_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: prompt keys stored once, updates list their ids
 
 
 def code_fingerprint() -> str:

@@ -118,3 +118,24 @@ def test_changed_links_to_earlier_updates_are_rendered_again(tmp_path):
     fresh = tmp_path / "fresh"
     build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(fresh)
+
+
+def test_state_with_a_bad_prompt_key_id_is_read_again(tmp_path):
+    """A state file whose prompt key ids point nowhere is not trusted: the export is read again."""
+    import orjson
+
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    state = orjson.loads((site / STATE).read_bytes())
+    reader = state["reader"]
+    assert reader["prompt_keys"] and any(u[8] for u in reader["updates"])
+    for u in reader["updates"]:
+        u[8] = [len(reader["prompt_keys"]) + 5 for _ in u[8]]
+    (site / STATE).write_bytes(orjson.dumps(state))
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    build(str(src), site, BuildOptions(jobs=1))
+    fresh = tmp_path / "fresh"
+    build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)

@@ -69,7 +69,10 @@ class _UpdateIndex:
     time: str | None = None
     metrics: array | None = None  # by metric index; NaN = absent or null
     rollouts: int = 0
-    prompt_keys: set[str] = field(default_factory=set)
+    # ids of the prompt keys its rollouts sampled (ObserveReader._key_names), in arrival order
+    # with repeats until _finish sorts them: 4 bytes a rollout, where a set of the key strings
+    # cost about 150 (a PPO export samples a prompt per rollout)
+    prompt_ids: array = field(default_factory=lambda: array("i"))
 
 
 @dataclass(slots=True)
@@ -303,7 +306,10 @@ class ObserveReader:
         self.file = file
         self.path = self.storage.display(self.file)
         self._updates: dict[tuple[int, int], _UpdateIndex] = {}
-        self._prompts: dict[tuple[int, str], tuple[int, int]] = {}
+        self._prompts: dict[tuple[int, int], tuple[int, int]] = {}  # (segment, key id) -> span
+        # every prompt key met, once: a run's index must not keep a string per rollout
+        self._key_ids: dict[str, int] = {}
+        self._key_names: list[str] = []
         self._metric_index: dict[str, int] = {}
         self._fh: IO[bytes] | None = None
         self._holding = False  # load() keeps the bytes of an update's rollout batches in _held
@@ -359,6 +365,16 @@ class ObserveReader:
             start = batch[0][1]
             end = batch[-1][2]
             last: tuple[Any, _UpdateIndex] | None = None  # (update number, index) of the previous rollout
+            key_ids = self._key_ids
+            key_names = self._key_names
+
+            def key_id(key: str) -> int:
+                i = key_ids.get(key)
+                if i is None:
+                    i = key_ids[key] = len(key_names)
+                    key_names.append(key)
+                return i
+
             for rec, s, e in batch:
                 kind, seg = rec[0], rec[1]
                 if kind == "rollout" and last is not None and rec[5] == last[0] and type(rec[5]) is int:
@@ -366,7 +382,12 @@ class ObserveReader:
                     same.rollouts += 1
                     pk = rec[6]
                     if type(pk) is str:
-                        same.prompt_keys.add(pk)
+                        i = key_ids.get(pk)
+                        if i is None:
+                            i = key_id(pk)
+                        ids = same.prompt_ids
+                        if not ids or ids[-1] != i:  # a group's members come together
+                            ids.append(i)
                     continue
                 if kind == _RUN:
                     n = int_or_none(rec[5])
@@ -378,7 +399,14 @@ class ObserveReader:
                     if not found.rollout_spans or found.rollout_spans[-1] != (start, end):
                         found.rollout_spans.append((start, end))
                     found.rollouts += rec[6][0]
-                    found.prompt_keys.update(k for k in rec[6][1] if type(k) is str)
+                    ids = found.prompt_ids
+                    for pk in rec[6][1]:
+                        if type(pk) is str:
+                            i = key_ids.get(pk)
+                            if i is None:
+                                i = key_id(pk)
+                            if not ids or ids[-1] != i:  # a group's members come together
+                                ids.append(i)
                     last = None
                     continue
                 if kind == "run":
@@ -407,7 +435,7 @@ class ObserveReader:
                 elif kind == "prompt":
                     key = rec[5]
                     if isinstance(key, str):
-                        self._prompts[(seg, key)] = (s, e)
+                        self._prompts[(seg, key_id(key))] = (s, e)
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
@@ -423,7 +451,9 @@ class ObserveReader:
                         u.rollouts += 1
                         pk = rec[6]
                         if isinstance(pk, str):
-                            u.prompt_keys.add(pk)
+                            i = key_id(pk)
+                            if not u.prompt_ids or u.prompt_ids[-1] != i:
+                                u.prompt_ids.append(i)
                     elif kind == "update":
                         full = rec[6]
                         if self.notes is not None:
@@ -607,7 +637,8 @@ class ObserveReader:
                 "active": [[k, None if v == math.inf else v] for k, v in st.active.items()],
             },
             "metric_names": names,
-            "prompts": [[seg, key, a, b] for (seg, key), (a, b) in self._prompts.items()],
+            "prompt_keys": self._key_names,
+            "prompts": [[seg, i, a, b] for (seg, i), (a, b) in self._prompts.items()],
             "updates": [
                 [
                     u.segment,
@@ -618,7 +649,7 @@ class ObserveReader:
                     u.time,
                     None if u.metrics is None else [None if math.isnan(x) else x for x in u.metrics],
                     u.rollouts,
-                    sorted(u.prompt_keys),
+                    sorted(set(u.prompt_ids)),
                 ]
                 for u in self._updates.values()
             ],
@@ -645,7 +676,17 @@ class ObserveReader:
                 active={int(k): math.inf if v is None else float(v) for k, v in sc["active"]},
             )
             self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
-            self._prompts = {(int(seg), str(key)): (int(a), int(b)) for seg, key, a, b in state["prompts"]}
+            key_names = state["prompt_keys"]
+            if not isinstance(key_names, list) or not all(type(k) is str for k in key_names):
+                return False
+            n_keys = len(key_names)
+
+            def key_id(i: Any) -> int:
+                if type(i) is not int or not 0 <= i < n_keys:
+                    raise ValueError("prompt key id out of range")
+                return i
+
+            prompts = {(int(seg), key_id(i)): (int(a), int(b)) for seg, i, a, b in state["prompts"]}
             updates: dict[tuple[int, int], _UpdateIndex] = {}
             for seg, n, rs, ss, status, time, metrics, rollouts, keys in state["updates"]:
                 updates[(int(seg), int(n))] = _UpdateIndex(
@@ -657,11 +698,14 @@ class ObserveReader:
                     time,
                     None if metrics is None else array("d", [math.nan if x is None else float(x) for x in metrics]),
                     int(rollouts),
-                    set(keys),
+                    array("i", [key_id(i) for i in keys]),
                 )
         except (KeyError, TypeError, ValueError, OSError, InputError):
             return False
         self._updates = updates
+        self._prompts = prompts
+        self._key_names = key_names
+        self._key_ids = {k: i for i, k in enumerate(key_names)}
         self._st = st
         self.resumed_scan = True
         return True
@@ -671,7 +715,8 @@ class ObserveReader:
         seg, n = ref.locator
         u = self._updates[(seg, n)]
         spans = self._prompts
-        prompts = [(k, spans.get((seg, k))) for k in sorted(u.prompt_keys)]
+        names = self._key_names
+        prompts = sorted((names[i], spans.get((seg, i))) for i in set(u.prompt_ids))
         return hashlib.sha256(key_bytes((seg, n, u.rollout_spans, u.side_spans, prompts))).hexdigest()
 
     def _note_metrics(self, metrics: Any, line: int) -> None:
@@ -737,6 +782,10 @@ class ObserveReader:
         table = run.metrics
         dropped_by_seg: dict[int, float] = {}
         di = self._metric_index.get("observe/dropped_batches")
+        for u in self._updates.values():
+            u.prompt_ids = array("i", sorted(set(u.prompt_ids)))
+        key_names = self._key_names
+        index = run.prompt_index
         for n in sorted(visible):
             u = visible[n]
             row = table.row_for(n, _parse_time(u.time))
@@ -763,8 +812,12 @@ class ObserveReader:
             if u.status is None:
                 ref.notes.append("incomplete update, or incomplete export")
             run.iterations.append(ref)
-            for pk in sorted(u.prompt_keys):
-                run.prompt_index.setdefault(pk, []).append(n)
+            for i in u.prompt_ids:
+                numbers = index.get(key_names[i])
+                if numbers is None:
+                    index[key_names[i]] = [n]
+                else:
+                    numbers.append(n)
         run.dropped_batches = int(sum(dropped_by_seg.values()))
         if run.dropped_batches:
             detail = ", ".join(f"segment {s}: {int(v)}" for s, v in sorted(dropped_by_seg.items()) if v)
@@ -926,7 +979,8 @@ class ObserveReader:
         return Iteration(ref=ref, groups=out_groups, warnings=warnings)
 
     def _prompt(self, seg: int, key: str) -> Prompt:
-        span = self._prompts.get((seg, key))
+        i = self._key_ids.get(key)
+        span = None if i is None else self._prompts.get((seg, i))
         if span is None:
             return Prompt(key=key, messages=None)
         for rec in self._records(span):
