@@ -459,10 +459,10 @@ def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):
     assert e.value.line == data.count(b"\n")
 
 
-def test_ppo_prompts_read_from_held_batches_and_earlier_ones(tmp_path):
-    """PPO: a prompt per rollout. Prompts inside the update's own batch are cut from the bytes
-    load() read already; prompts written by earlier updates are read from the file, and those
-    reads are not held (the list load() searches stays as long as its rollout batches)."""
+def test_ppo_prompts_in_the_updates_own_batch_are_not_read_again(tmp_path):
+    """PPO: a prompt per rollout. Prompts written in the update's own batch are taken from the
+    records load() parsed with its rollouts; prompts written by earlier updates are read from
+    the file. A prompt key written twice resolves to the record the scan found last."""
     o = Obs().run("ppo")
     o.batch(
         *[o.prompt(f"p:{i}", f"question {i}") for i in range(6)],
@@ -474,17 +474,21 @@ def test_ppo_prompts_read_from_held_batches_and_earlier_ones(tmp_path):
         *[o.rollout(2, None, i, f"b{i}", prompt=f"p:{i + 3}") for i in range(6)],
     )
     o.batch(o.update(2))
+    o.batch(o.prompt("p:7", "question 7, again"))
     reader, run = read(o.write(tmp_path))
-    held: list[int] = []
+    spans: list[tuple[int, int]] = []
     records = reader._records
 
-    def spy(span):
-        held.append(len(reader._held))
-        return records(span)
+    def spy(span, starts=None):
+        spans.append(span)
+        return records(span, starts)
 
     reader._records = spy  # type: ignore[method-assign]
     it = reader.load(run.iterations[1])
     prompts = {m.prompt.key: m.prompt.messages[0].content for g in it.groups for m in g.members}
-    assert prompts == {f"p:{i}": f"question {i}" for i in range(3, 9)}
-    assert len(held) == 1 + 6 and max(held) <= 1 and reader._held == []
+    expected = {f"p:{i}": f"question {i}" for i in range(3, 9)}
+    expected["p:7"] = "question 7, again"
+    assert prompts == expected
+    # the rollout batch, then p:3, p:4, p:5 (earlier batch) and p:7 (a later record)
+    assert len(spans) == 1 + 3 + 1 and reader._batch_prompts == {}
     assert not it.warnings

@@ -312,8 +312,8 @@ class ObserveReader:
         self._key_names: list[str] = []
         self._metric_index: dict[str, int] = {}
         self._fh: IO[bytes] | None = None
-        self._holding = False  # load() keeps the bytes of an update's rollout batches in _held
-        self._held: list[tuple[int, int, bytes]] = []
+        # load(): the prompt records met in the update's rollout batches, by start offset
+        self._batch_prompts: dict[int, dict[str, Any]] = {}
         self.utf8_replaced = 0
         self._changed = False  # load() met bytes other than those scanned
         # set to a list by ``reportgen check``: (line, kind, message) of every problem scan() meets
@@ -837,14 +837,8 @@ class ObserveReader:
             run.info["hidden_updates"] = superseded + hidden
 
     # ------------------------------------------------------------------ load
-    def _read_span(self, span: tuple[int, int]) -> list[bytes]:
+    def _read_span(self, span: tuple[int, int]) -> bytes:
         a, b = span
-        for ca, cb, cdata in self._held:
-            if ca <= a and b <= cb:
-                # a prompt in a batch load() read already (PPO: a prompt per rollout): the
-                # same bytes, without a seek and a read each
-                data = cdata[a - ca : b - ca]
-                return [x for x in data.split(b"\n") if x and not x.isspace()]
         if self._fh is None:
             self._fh = self.storage.open(self.file)
         try:
@@ -852,28 +846,37 @@ class ObserveReader:
             data = self._fh.read(b - a)
         except OSError:
             self._changed = True
-            return []
+            return b""
         if len(data) < b - a:
             self._changed = True  # the file shrank since the scan (a resume cut its tail)
-        elif self._holding:
-            self._held.append((a, b, data))
-        return [x for x in data.split(b"\n") if x and not x.isspace()]  # isspace() copies nothing
+        return data
 
-    def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
+    def _records(self, span: tuple[int, int], starts: list[int] | None = None) -> list[dict[str, Any]]:
+        """The records of a span; with ``starts``, their offsets are appended to it."""
         out = []
         loads = orjson.loads
-        for i, raw in enumerate(self._read_span(span)):
+        pos = span[0]
+        first = True
+        for raw in self._read_span(span).split(b"\n"):
+            start = pos
+            pos += len(raw) + 1
+            if not raw or raw.isspace():  # isspace() copies nothing
+                continue
             try:
                 rec = loads(raw)  # parse_line's first step, without its call for each of thousands of lines
             except orjson.JSONDecodeError:
                 try:
                     rec, _ = parse_line(raw)
                 except LineError:
-                    if i == 0:  # a span starts at a record that parsed during the scan
+                    if first:  # a span starts at a record that parsed during the scan
                         self._changed = True
+                    first = False
                     continue
+            first = False
             if type(rec) is dict:
                 out.append(rec)
+                if starts is not None:
+                    starts.append(start)
         return out
 
     def close(self) -> None:
@@ -891,24 +894,24 @@ class ObserveReader:
         seg, n = ref.locator
         u = self._updates[(seg, n)]
         self._changed = False
-        self._held = []
         try:
             return self._load(ref, seg, n, u)
         finally:
-            self._holding = False
-            self._held = []
+            self._batch_prompts = {}
 
     def _load(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Iteration:
         rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
+        batch_prompts = self._batch_prompts = {}
         for span in u.rollout_spans:
-            # only these batches are held (a few per update): every prompt read later looks
-            # through them, so holding the prompts' own reads would grow quadratically (PPO)
-            self._holding = True
-            records = self._records(span)
-            self._holding = False
-            for rec in records:
+            starts: list[int] = []
+            records = self._records(span, starts)
+            for rec, start in zip(records, starts):
                 get = rec.get
                 if get("type") != "rollout" or get("update") != n or get("segment") != seg:
+                    # a prompt written in the update's own batch (PPO: a prompt per rollout)
+                    # is used as parsed here, if it is the record the scan found for its key
+                    if get("type") == "prompt":
+                        batch_prompts[start] = rec
                     continue
                 member = get("member")
                 if type(member) is not int:
@@ -983,7 +986,8 @@ class ObserveReader:
         span = None if i is None else self._prompts.get((seg, i))
         if span is None:
             return Prompt(key=key, messages=None)
-        for rec in self._records(span):
+        parsed = self._batch_prompts.get(span[0])
+        for rec in [parsed] if parsed is not None else self._records(span):
             if rec.get("type") == "prompt" and rec.get("key") == key:
                 return Prompt(
                     key=key,

@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import Group, Member
+from ..model import Group, Member, Prompt
 from .html import esc, esc_content, esc_str
 from .iteration import (
     MessageView,
@@ -205,6 +205,47 @@ def _prompt_block(w: Callable[[str], Any], pv: PromptView | None) -> None:
     if pv.metadata_tree:
         w(f'<details class="json"><summary>scenario metadata</summary>{pv.metadata_tree}</details>')
     w("</details>")
+
+
+def _plain_prompt(p: Prompt) -> str | None:
+    """The prompt block of a prompt of plain short messages, written at once; None otherwise.
+
+    A PPO member carries its own prompt, so this runs once per rollout: building the
+    PromptView and its MessageViews cost about a third of such a card.  The output is the
+    bytes ``_prompt_block`` writes for the same prompt; anything it would draw differently
+    (a system message, parts, calls, a tool or error message, a fold, a cut note, a reward
+    text or metadata) takes that path instead.
+    """
+    messages = p.messages
+    if not messages or p.metadata is not None:
+        return None
+    out = [f'<details class="prompt" open><summary>Prompt <code class="pkey">{esc(p.key)}</code></summary>']
+    last_user = None
+    for m in messages:
+        role = m.role
+        text = m.content
+        if (
+            role == "system"
+            or role == "tool"
+            or m.parts is not None
+            or m.tool_calls
+            or m.unparsed_tool_calls
+            or m.is_error
+            or text.endswith(CUT_TAILS)
+            or longer_than(text, FOLD_LINES)
+        ):
+            return None
+        if role == "user":
+            last_user = text
+        rc, erole = _role(role)
+        out.append(
+            f'<div class="msg role-{rc}" data-role="{erole}">\n<div class="msg-head"><span class="role">{erole}</span>'
+            f'\n</div><pre class="text">{esc_content(text)}</pre>\n</div>'
+        )
+    if p.reward_text is not None and p.reward_text != last_user:
+        return None
+    out.append("</details>")
+    return "".join(out)
 
 
 def _kvs(w: Callable[[str], Any], items: dict[str, Any]) -> None:
@@ -532,7 +573,11 @@ def _member(
         f'<span class="badges">{chips}</span>\n</header>\n{compact_p}<div class="member-body">\n'
     )
     if m.prompt and g.id is None:
-        _prompt_block(w, _prompt_view(m.prompt, md))
+        plain = None if md else _plain_prompt(m.prompt)
+        if plain is None:
+            _prompt_block(w, _prompt_view(m.prompt, md))
+        else:
+            w(plain)
     if completion is not None:
         w(
             '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
