@@ -304,3 +304,48 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         assert esc_text(t) == str(escape(t)), t
         for n in (0, 1, 2, 19, 20, 21):
             assert longer_than(t, n) == (line_count(t) > n), (t, n)
+
+
+def test_plain_prompt_block_agrees_with_the_general_one():
+    """A PPO member's prompt of plain short messages is written by a short path
+    (cards._plain_prompt); it must give the general path's bytes, or hand over to it."""
+    from reportgen.model import Part, Prompt, UnparsedToolCall
+    from reportgen.views.cards import _plain_prompt, _prompt_block
+    from reportgen.views.iteration import _prompt_view
+
+    from .hostile import hostile
+
+    def general(p: Prompt) -> str:
+        out: list[str] = []
+        _prompt_block(out.append, _prompt_view(p, False))
+        return "".join(out)
+
+    cut = "x" * 50 + "…[+12 chars]"
+    texts = ["What is 2 + 2?", "", "a & b <c> \"d\" 'e'", hostile("prompt"), "l\n" * 20, "l\n" * 21, cut]
+    roles = ["user", "assistant", "developer", 'ro"le<x>', "tool", "system"]
+    simple = []
+    prompts = [Prompt("k", None), Prompt("k", []), Prompt('<k&"', [Message("user", "q")])]
+    for t in texts:
+        for r in roles:
+            prompts.append(Prompt("p:1", [Message(r, t)]))
+            prompts.append(Prompt("p:2", [Message("user", "first"), Message(r, t), Message("user", "last")]))
+        prompts += [
+            Prompt("p:3", [Message("user", t)], reward_text=t),
+            Prompt("p:3", [Message("user", t)], reward_text=t + "!"),
+            Prompt("p:3", [Message("user", t), Message("assistant", "a")], reward_text="a"),
+            Prompt("p:4", [Message("user", t)], metadata={"k": t}),
+            Prompt("p:4", [Message("user", t)], metadata={}),
+            Prompt("p:5", [Message("user", t, parts=[Part("text", t)])]),
+            Prompt("p:6", [Message("assistant", t, tool_calls=[ToolCall("c1", "f", {"a": t})])]),
+            Prompt("p:7", [Message("assistant", t, unparsed_tool_calls=[UnparsedToolCall(t, "bad")])]),
+            Prompt("p:8", [Message("user", t, is_error=True)]),
+        ]
+    for p in prompts:
+        plain = _plain_prompt(p)
+        if plain is not None:
+            assert plain == general(p), p
+            simple.append(p)
+    # the short path is taken for plain prompts, not only refused
+    assert len(simple) >= 25
+    assert any(len(p.messages or []) == 3 for p in simple)
+    assert any(p.reward_text is not None for p in simple)
