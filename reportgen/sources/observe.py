@@ -306,7 +306,7 @@ class ObserveReader:
         self.file = file
         self.path = self.storage.display(self.file)
         self._updates: dict[tuple[int, int], _UpdateIndex] = {}
-        self._prompts: dict[tuple[int, int], tuple[int, int]] = {}  # (segment, key id) -> span
+        self._prompts: dict[int, dict[int, tuple[int, int]]] = {}  # segment -> key id -> span
         # every prompt key met, once: a run's index must not keep a string per rollout
         self._key_ids: dict[str, int] = {}
         self._key_names: list[str] = []
@@ -435,7 +435,10 @@ class ObserveReader:
                 elif kind == "prompt":
                     key = rec[5]
                     if isinstance(key, str):
-                        self._prompts[(seg, key_id(key))] = (s, e)
+                        spans = self._prompts.get(seg)
+                        if spans is None:
+                            spans = self._prompts[seg] = {}
+                        spans[key_id(key)] = (s, e)
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
@@ -638,7 +641,7 @@ class ObserveReader:
             },
             "metric_names": names,
             "prompt_keys": self._key_names,
-            "prompts": [[seg, i, a, b] for (seg, i), (a, b) in self._prompts.items()],
+            "prompts": [[seg, i, a, b] for seg, spans in self._prompts.items() for i, (a, b) in spans.items()],
             "updates": [
                 [
                     u.segment,
@@ -686,7 +689,9 @@ class ObserveReader:
                     raise ValueError("prompt key id out of range")
                 return i
 
-            prompts = {(int(seg), key_id(i)): (int(a), int(b)) for seg, i, a, b in state["prompts"]}
+            prompts: dict[int, dict[int, tuple[int, int]]] = {}
+            for seg, i, a, b in state["prompts"]:
+                prompts.setdefault(int(seg), {})[key_id(i)] = (int(a), int(b))
             updates: dict[tuple[int, int], _UpdateIndex] = {}
             for seg, n, rs, ss, status, time, metrics, rollouts, keys in state["updates"]:
                 updates[(int(seg), int(n))] = _UpdateIndex(
@@ -714,9 +719,12 @@ class ObserveReader:
         """A hash of everything an update's page is made of, as far as the index knows."""
         seg, n = ref.locator
         u = self._updates[(seg, n)]
-        spans = self._prompts
+        # the prompts in id order (_finish sorts the ids): the same bytes give the same ids,
+        # and the names are in the key, so an id that names another prompt changes it
+        ids = u.prompt_ids
         names = self._key_names
-        prompts = sorted((names[i], spans.get((seg, i))) for i in set(u.prompt_ids))
+        span = self._prompts.get(seg, {}).get
+        prompts = ([names[i] for i in ids], [span(i) for i in ids])
         return hashlib.sha256(key_bytes((seg, n, u.rollout_spans, u.side_spans, prompts))).hexdigest()
 
     def _note_metrics(self, metrics: Any, line: int) -> None:
@@ -983,7 +991,7 @@ class ObserveReader:
 
     def _prompt(self, seg: int, key: str) -> Prompt:
         i = self._key_ids.get(key)
-        span = None if i is None else self._prompts.get((seg, i))
+        span = None if i is None else self._prompts.get(seg, {}).get(i)
         if span is None:
             return Prompt(key=key, messages=None)
         parsed = self._batch_prompts.get(span[0])
