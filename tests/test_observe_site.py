@@ -221,3 +221,29 @@ def test_repeated_extras_are_shared_and_long_ones_not_kept(tmp_path):
     doc = json.loads((tmp_path / "site" / "train_iteration_000001_logtree.json").read_text())
     text = json.dumps(doc)
     assert all(t in text for t in long) and text.count('"terminal_reward_raw"') == 3
+
+
+def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
+    """prompts.js extends the "same prompt in" links of group prompts; a page of PPO members
+    (each with its own prompt, no group prompt) shows no such links and does not load it."""
+    o = Obs().run("ppo")
+    for n in (1, 2):
+        o.batch(
+            *[o.prompt(f"p:{i}", f"question {i}") for i in range(3)],
+            *[o.rollout(n, None, i, f"answer {n}.{i}", prompt=f"p:{i}") for i in range(3)],
+        )
+        o.batch(o.update(n))
+    ppo = tmp_path / "ppo"
+    build(str(o.write(tmp_path / "src")), ppo, BuildOptions(jobs=1))
+    page = soup(ppo / "train_iteration_000002.html")
+    assert "question 1" in page.get_text()
+    assert page.find("script", src="prompts.js") is None and page.select("p.others") == []
+
+    g = Obs().run("grpo", group_size=2)
+    for n in (1, 2):
+        g.batch(g.prompt("p:0", "question 0"), *[g.rollout(n, 0, m, f"a{m}", prompt="p:0") for m in range(2)])
+        g.batch(g.update(n))
+    grpo = tmp_path / "grpo"
+    build(str(g.write(tmp_path / "gsrc")), grpo, BuildOptions(jobs=1))
+    for n in (1, 2):
+        assert soup(grpo / f"train_iteration_00000{n}.html").find("script", src="prompts.js") is not None

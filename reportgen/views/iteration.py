@@ -421,4 +421,9 @@ def iteration_context(
         "page_key": key,
         "has_conversations": facts.has_conversations,
         "logtree_html": logtree_html,
+        # prompts.js adds the later updates to a group's "same prompt in" links: a page of
+        # PPO members (no group prompt) does not load it (a megabyte on a PPO run)
+        "prompt_links": bool(run.prompt_index)
+        and train
+        and any(g.prompt is not None and g.prompt.key for g in it.groups),
     }
