@@ -195,6 +195,8 @@ def main() -> None:
     out = a.work / "site"
     shutil.rmtree(out, ignore_errors=True)
 
+    # into an empty folder: replacing a previous site would add the deletion of its files
+    shutil.rmtree(a.work / "site-full", ignore_errors=True)
     full_s, rss, summary = timed_build(full_src, a.work / "site-full", "-j", a.jobs, "--force")
     # this machine's speed drifts within a minute: parse again after the build, and divide
     # by the mean of the two parses that frame it

@@ -35,9 +35,10 @@ def retained(source: Path) -> tuple[int, int, int, int]:
     run = reader.scan(jobs=1)
     gc.collect()
     kept = tracemalloc.get_traced_memory()[0]  # the reader too: a build keeps its index
+    keys = len(reader._key_names)
     del reader
     tracemalloc.stop()
-    return kept, len(run.iterations), sum(r.rollouts for r in run.iterations), len(run.prompt_index)
+    return kept, len(run.iterations), sum(r.rollouts for r in run.iterations), keys
 
 
 def main() -> None:

@@ -139,3 +139,35 @@ def test_state_with_a_bad_prompt_key_id_is_read_again(tmp_path):
     fresh = tmp_path / "fresh"
     build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(fresh)
+
+
+def test_ppo_prompts_stay_out_of_the_prompt_index_but_in_page_keys(tmp_path):
+    """PPO members have no group, so their prompts get no "same prompt in" links: the run's
+    prompt index (and prompts.js) leaves them out. A page still shows each member's prompt,
+    so a prompt record written again later (the last one wins) renders that page again."""
+    from .obs import Obs
+
+    def write(again: bool) -> Path:
+        o = Obs().run("ppo")
+        for n in (1, 2):
+            o.batch(
+                *[o.prompt(f"p:{n}{i}", f"question {n}.{i}") for i in range(2)],
+                *[o.rollout(n, None, i, f"answer {n}.{i}", prompt=f"p:{n}{i}") for i in range(2)],
+            )
+            o.batch(o.update(n))
+        if again:
+            o.batch(o.prompt("p:10", "question 1.0, written again"))
+        return o.write(tmp_path / "src")
+
+    site = tmp_path / "site"
+    write(False)
+    first = build(str(tmp_path / "src"), site, BuildOptions(jobs=1))
+    assert not (site / "prompts.js").exists()
+    write(True)
+    second = build(str(tmp_path / "src"), site, BuildOptions(jobs=1))
+    assert second.reused == first.reused + 1  # update 2 reused, update 1 rendered again
+    text = (site / "train_iteration_000001.html").read_text()
+    assert "question 1.0, written again" in text
+    fresh = tmp_path / "fresh"
+    build(str(tmp_path / "src"), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)

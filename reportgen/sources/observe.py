@@ -71,8 +71,11 @@ class _UpdateIndex:
     rollouts: int = 0
     # ids of the prompt keys its rollouts sampled (ObserveReader._key_names), in arrival order
     # with repeats until _finish sorts them: 4 bytes a rollout, where a set of the key strings
-    # cost about 150 (a PPO export samples a prompt per rollout)
+    # cost about 150 (a PPO export samples a prompt per rollout). Rollouts of a group go to
+    # prompt_ids (the run's prompt index: "same prompt in updates"), rollouts without a
+    # group (PPO) to flat_ids, which only page keys read: a member's prompt has no such links
     prompt_ids: array = field(default_factory=lambda: array("i"))
+    flat_ids: array = field(default_factory=lambda: array("i"))
 
 
 @dataclass(slots=True)
@@ -130,14 +133,14 @@ _PARALLEL_MIN = 32 << 20  # below this, forking workers costs more than it saves
 def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
     """What the scan keeps of a record: (type, segment, batch_id, batch_index, batch_len, ...).
 
-    Rollouts add (update, prompt key); prompts their key; update records the
+    Rollouts add (update, prompt key, whether they have no group); prompts their key; update records the
     update number and the record; run records the record; selection and
     outcome records the update number.  Texts are never kept.
     """
     kind = rec["type"]
     head = (kind, rec["segment"], rec["batch_id"], rec["batch_index"], rec["batch_len"])
     if kind == "rollout":
-        return (*head, rec.get("update"), rec.get("prompt"))
+        return (*head, rec.get("update"), rec.get("prompt"), rec.get("group") is None)
     if kind == "prompt":
         return (*head, rec.get("key"))
     if kind == "run":
@@ -199,7 +202,13 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
                 and bl >= 1
             ):
                 if kind == "rollout":
-                    append((len(raw), _OK, (kind, seg, bid, bi, bl, rec.get("update"), rec.get("prompt"))))
+                    append(
+                        (
+                            len(raw),
+                            _OK,
+                            (kind, seg, bid, bi, bl, rec.get("update"), rec.get("prompt"), rec.get("group") is None),
+                        )
+                    )
                 else:
                     append((len(raw), _OK, _slim(rec)))
                 continue
@@ -256,7 +265,8 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
     came before it, so the main process can ingest the summary instead:
     ``(bytes with newlines, _BATCH, (lines, records))`` where ``records`` are the slim
     records with their offsets inside the batch, and each run of consecutive rollouts of
-    one update is one record of kind ``_RUN`` carrying (count, prompt keys).
+    one update is one record of kind ``_RUN`` carrying [count, prompt keys of rollouts with a
+    group, prompt keys of rollouts without one].
     """
     out: list[tuple[int, int, Any]] = []
     i, n = 0, len(lines)
@@ -282,12 +292,12 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
                     prev = records[-1][0]
                     if prev[0] == _RUN and type(prev[5]) is type(r[5]) and prev[5] == r[5]:
                         prev[6][0] += 1
-                        prev[6][1].append(r[6])
+                        prev[6][2 if r[7] else 1].append(r[6])
                         records[-1] = (prev, records[-1][1], end)
                         pos = end
                         continue
                 if r[0] == "rollout":
-                    r = (_RUN, r[1], r[2], r[3], r[4], r[5], [1, [r[6]]])
+                    r = (_RUN, r[1], r[2], r[3], r[4], r[5], [1, [], [r[6]]] if r[7] else [1, [r[6]], []])
                 records.append((r, pos, end))
                 pos = end
             out.append((pos, _BATCH, (total, records)))
@@ -375,6 +385,14 @@ class ObserveReader:
                     key_names.append(key)
                 return i
 
+            def add_key(u: _UpdateIndex, pk: str, flat: bool) -> None:
+                i = key_ids.get(pk)
+                if i is None:
+                    i = key_id(pk)
+                ids = u.flat_ids if flat else u.prompt_ids
+                if not ids or ids[-1] != i:  # a group's members come together
+                    ids.append(i)
+
             for rec, s, e in batch:
                 kind, seg = rec[0], rec[1]
                 if kind == "rollout" and last is not None and rec[5] == last[0] and type(rec[5]) is int:
@@ -382,12 +400,7 @@ class ObserveReader:
                     same.rollouts += 1
                     pk = rec[6]
                     if type(pk) is str:
-                        i = key_ids.get(pk)
-                        if i is None:
-                            i = key_id(pk)
-                        ids = same.prompt_ids
-                        if not ids or ids[-1] != i:  # a group's members come together
-                            ids.append(i)
+                        add_key(same, pk, rec[7])
                     continue
                 if kind == _RUN:
                     n = int_or_none(rec[5])
@@ -399,14 +412,10 @@ class ObserveReader:
                     if not found.rollout_spans or found.rollout_spans[-1] != (start, end):
                         found.rollout_spans.append((start, end))
                     found.rollouts += rec[6][0]
-                    ids = found.prompt_ids
-                    for pk in rec[6][1]:
-                        if type(pk) is str:
-                            i = key_ids.get(pk)
-                            if i is None:
-                                i = key_id(pk)
-                            if not ids or ids[-1] != i:  # a group's members come together
-                                ids.append(i)
+                    for flat in (False, True):
+                        for pk in rec[6][2 if flat else 1]:
+                            if type(pk) is str:
+                                add_key(found, pk, flat)
                     last = None
                     continue
                 if kind == "run":
@@ -454,9 +463,7 @@ class ObserveReader:
                         u.rollouts += 1
                         pk = rec[6]
                         if isinstance(pk, str):
-                            i = key_id(pk)
-                            if not u.prompt_ids or u.prompt_ids[-1] != i:
-                                u.prompt_ids.append(i)
+                            add_key(u, pk, rec[7])
                     elif kind == "update":
                         full = rec[6]
                         if self.notes is not None:
@@ -653,6 +660,7 @@ class ObserveReader:
                     None if u.metrics is None else [None if math.isnan(x) else x for x in u.metrics],
                     u.rollouts,
                     sorted(set(u.prompt_ids)),
+                    sorted(set(u.flat_ids)),
                 ]
                 for u in self._updates.values()
             ],
@@ -693,7 +701,7 @@ class ObserveReader:
             for seg, i, a, b in state["prompts"]:
                 prompts.setdefault(int(seg), {})[key_id(i)] = (int(a), int(b))
             updates: dict[tuple[int, int], _UpdateIndex] = {}
-            for seg, n, rs, ss, status, time, metrics, rollouts, keys in state["updates"]:
+            for seg, n, rs, ss, status, time, metrics, rollouts, keys, flat in state["updates"]:
                 updates[(int(seg), int(n))] = _UpdateIndex(
                     int(seg),
                     int(n),
@@ -704,6 +712,7 @@ class ObserveReader:
                     None if metrics is None else array("d", [math.nan if x is None else float(x) for x in metrics]),
                     int(rollouts),
                     array("i", [key_id(i) for i in keys]),
+                    array("i", [key_id(i) for i in flat]),
                 )
         except (KeyError, TypeError, ValueError, OSError, InputError):
             return False
@@ -721,10 +730,9 @@ class ObserveReader:
         u = self._updates[(seg, n)]
         # the prompts in id order (_finish sorts the ids): the same bytes give the same ids,
         # and the names are in the key, so an id that names another prompt changes it
-        ids = u.prompt_ids
         names = self._key_names
         span = self._prompts.get(seg, {}).get
-        prompts = ([names[i] for i in ids], [span(i) for i in ids])
+        prompts = [([names[i] for i in ids], [span(i) for i in ids]) for ids in (u.prompt_ids, u.flat_ids)]
         return hashlib.sha256(key_bytes((seg, n, u.rollout_spans, u.side_spans, prompts))).hexdigest()
 
     def _note_metrics(self, metrics: Any, line: int) -> None:
@@ -792,6 +800,7 @@ class ObserveReader:
         di = self._metric_index.get("observe/dropped_batches")
         for u in self._updates.values():
             u.prompt_ids = array("i", sorted(set(u.prompt_ids)))
+            u.flat_ids = array("i", sorted(set(u.flat_ids)))
         key_names = self._key_names
         index = run.prompt_index
         for n in sorted(visible):
