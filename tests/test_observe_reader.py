@@ -403,8 +403,22 @@ def _mixed(directory: Path) -> Path:
     return o.write(directory)
 
 
+def _ppo(directory: Path) -> Path:
+    """PPO batches (a prompt per rollout, no groups), and one batch that mixes flat and grouped rollouts."""
+    o = Obs().run("ppo")
+    for n in range(1, 25):
+        o.batch(
+            *[o.prompt(f"p:{(n * 3 + i) % 40}", f"question {i}" * 20) for i in range(4)],
+            *[o.rollout(n, None, i, f"answer {n}.{i}" * 20, prompt=f"p:{(n * 3 + i) % 40}") for i in range(4)],
+        )
+        if n % 5 == 0:
+            o.batch(o.rollout(n, 0, 0, "grouped", prompt="p:1"), o.rollout(n, None, 9, "flat", prompt="p:1"))
+        o.batch(o.update(n))
+    return o.write(directory)
+
+
 @pytest.mark.parametrize("chunk", [997, 1 << 14])
-@pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed"])
+@pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed", "ppo"])
 def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     """Lines parsed by worker processes, in small or large ranges (where workers summarize complete
     batches), give the same index, warnings and notes as one serial pass."""
@@ -418,6 +432,8 @@ def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
         d = write_observe(tmp_path / "h", big=50_000)
     elif source == "mixed":
         d = _mixed(tmp_path / "m")
+    elif source == "ppo":
+        d = _ppo(tmp_path / "p")
     else:
         d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
     serial = _scan_everything(d, 1)
