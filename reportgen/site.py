@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import orjson
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, ModuleLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from . import __version__
@@ -84,10 +85,60 @@ class BuildResult:
         )
 
 
-def make_env() -> Environment:
-    """The Jinja environment: autoescape everywhere, strict undefined."""
+def template_fingerprint(env: Environment, name: str, source: str) -> str:
+    """What a compiled template depends on: its source, the Jinja version and the settings
+    that change the generated code (delimiters, whitespace handling, autoescape)."""
+    autoescape = env.autoescape(name) if callable(env.autoescape) else env.autoescape
+    settings = (
+        jinja2.__version__,
+        env.block_start_string,
+        env.block_end_string,
+        env.variable_start_string,
+        env.variable_end_string,
+        env.comment_start_string,
+        env.comment_end_string,
+        env.line_statement_prefix,
+        env.line_comment_prefix,
+        env.trim_blocks,
+        env.lstrip_blocks,
+        env.newline_sequence,
+        env.keep_trailing_newline,
+        env.optimized,
+        env.is_async,
+        env.finalize is None,
+        sorted(env.extensions),
+        bool(autoescape),
+    )
+    return hashlib.sha256(repr((settings, source)).encode()).hexdigest()
+
+
+class _TemplateLoader(FileSystemLoader):
+    """The templates of ``templates/``, taken precompiled from ``reportgen/_templates``
+    (written by ``scripts/compile_templates.py``) when they were compiled from the same source
+    with the same Jinja and settings; compiling them costs every build about 0.1 s (a fifth
+    of a rebuild after an append). Any other template is compiled from its source."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self._compiled: ModuleLoader | None = None
+
+    def load(self, environment: Environment, name: str, globals: Any = None) -> Any:
+        from . import _templates
+
+        source = self.get_source(environment, name)[0]
+        if _templates.FINGERPRINTS.get(name) == template_fingerprint(environment, name, source):
+            if self._compiled is None:
+                self._compiled = ModuleLoader(str(Path(_templates.__file__).parent))
+            return self._compiled.load(environment, name, globals)
+        return super().load(environment, name, globals)
+
+
+def make_env(precompiled: bool = True) -> Environment:
+    """The Jinja environment: autoescape everywhere, strict undefined (``precompiled=False``:
+    every template compiled from its source)."""
+    path = str(templates_dir())
     env = Environment(
-        loader=FileSystemLoader(str(templates_dir())),
+        loader=_TemplateLoader(path) if precompiled else FileSystemLoader(path),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=False,

@@ -21,6 +21,7 @@ def test_wheel_installs_and_runs_outside_checkout(tmp_path):
     wheel = next(dist.glob("reportgen-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "reportgen/templates/iteration.html" in names
+    assert "reportgen/_templates/__init__.py" in names
     assert "reportgen/assets/reportgen.js" in names
     assert "reportgen/assets/vendor/vega.min.js" in names
     assert "reportgen/demo/grpo/observe.jsonl" in names
@@ -39,6 +40,20 @@ def test_wheel_installs_and_runs_outside_checkout(tmp_path):
         check=True,
     ).stdout.strip()
     assert str(venv) in where, where
+    # the installed package serves its precompiled templates (their fingerprints hold there too)
+    compiled = subprocess.run(
+        [
+            str(py),
+            "-c",
+            "from reportgen.site import make_env; print(make_env().get_template('iteration.html').filename)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=True,
+    ).stdout.strip()
+    assert str(venv) in compiled and "/_templates/" in compiled, compiled
     out = tmp_path / "demo-site"
     r = subprocess.run(
         [str(venv / "bin" / "reportgen"), "demo", "-o", str(out)], capture_output=True, text=True, cwd=tmp_path, env=env

@@ -1,0 +1,369 @@
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'iteration.html'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    parent_template = None
+    pass
+    parent_template = environment.get_template('base.html', 'iteration.html')
+    for name, parent_block in parent_template.blocks.items():
+        context.blocks.setdefault(name, []).append(parent_block)
+    yield from parent_template.root_render_func(context)
+
+def block_title(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_page_title = resolve('page_title')
+    l_0_site_title = resolve('site_title')
+    pass
+    yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
+    yield ' · '
+    yield escape((undefined(name='site_title') if l_0_site_title is missing else l_0_site_title))
+
+def block_head(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_root = resolve('root')
+    l_0_prompt_links = resolve('prompt_links')
+    l_0_markdown = resolve('markdown')
+    l_0_prev = resolve('prev')
+    l_0_next = resolve('next')
+    pass
+    yield '\n<link rel="stylesheet" href="'
+    yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+    yield 'assets/viewer.css">\n'
+    if (undefined(name='prompt_links') if l_0_prompt_links is missing else l_0_prompt_links):
+        pass
+        yield '<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'prompts.js"></script>'
+    yield '\n'
+    if (undefined(name='markdown') if l_0_markdown is missing else l_0_markdown):
+        pass
+        yield '<link rel="stylesheet" href="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/katex.min.css">'
+    yield '\n'
+    if (undefined(name='prev') if l_0_prev is missing else l_0_prev):
+        pass
+        yield '<link rel="prev" href="'
+        yield escape(environment.getattr((undefined(name='prev') if l_0_prev is missing else l_0_prev), 'page'))
+        yield '">'
+    yield '\n'
+    if (undefined(name='next') if l_0_next is missing else l_0_next):
+        pass
+        yield '<link rel="next" href="'
+        yield escape(environment.getattr((undefined(name='next') if l_0_next is missing else l_0_next), 'page'))
+        yield '">'
+    yield '\n'
+
+def block_body_class(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+    yield 'iteration-page'
+
+def block_crumbs(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_page_title = resolve('page_title')
+    pass
+    yield ' <span class="sep">/</span> <span aria-current="page">'
+    yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
+    yield '</span>'
+
+def block_actions(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_prev = resolve('prev')
+    l_0_prev_label = resolve('prev_label')
+    l_0_next = resolve('next')
+    l_0_next_label = resolve('next_label')
+    pass
+    yield '\n<nav class="pager" aria-label="Iterations">\n'
+    if (undefined(name='prev') if l_0_prev is missing else l_0_prev):
+        pass
+        yield '<a id="nav-prev" rel="prev" href="'
+        yield escape(environment.getattr((undefined(name='prev') if l_0_prev is missing else l_0_prev), 'page'))
+        yield '" title="previous (k)">← '
+        yield escape((undefined(name='prev_label') if l_0_prev_label is missing else l_0_prev_label))
+        yield '</a>'
+    else:
+        pass
+        yield '<span class="disabled">← first</span>'
+    yield '\n<a href="index.html">all iterations</a>\n'
+    if (undefined(name='next') if l_0_next is missing else l_0_next):
+        pass
+        yield '<a id="nav-next" rel="next" href="'
+        yield escape(environment.getattr((undefined(name='next') if l_0_next is missing else l_0_next), 'page'))
+        yield '" title="next (j)">'
+        yield escape((undefined(name='next_label') if l_0_next_label is missing else l_0_next_label))
+        yield ' →</a>'
+    else:
+        pass
+        yield '<span class="disabled">last →</span>'
+    yield '\n</nav>\n'
+
+def block_main(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_page_key = resolve('page_key')
+    l_0_ref = resolve('ref')
+    l_0_page_no = resolve('page_no')
+    l_0_pages = resolve('pages')
+    l_0_site_title = resolve('site_title')
+    l_0_page_title = resolve('page_title')
+    l_0_run = resolve('run')
+    l_0_training_known = resolve('training_known')
+    l_0_logtree_name = resolve('logtree_name')
+    l_0_it = resolve('it')
+    l_0_group_offset = resolve('group_offset')
+    l_0_n_groups = resolve('n_groups')
+    l_0_n_groups_total = resolve('n_groups_total')
+    l_0_skip_reasons = resolve('skip_reasons')
+    l_0_tool_names = resolve('tool_names')
+    l_0_badge_names = resolve('badge_names')
+    l_0_has_conversations = resolve('has_conversations')
+    l_0_markdown = resolve('markdown')
+    l_0_groups_html = resolve('groups_html')
+    try:
+        t_1 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_2 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
+    pass
+    yield '\n<div id="rg-viewer" hidden data-key="'
+    yield escape((undefined(name='page_key') if l_0_page_key is missing else l_0_page_key))
+    yield '" data-kind="'
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'kind'))
+    yield '" data-number="'
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'number'))
+    yield '" data-label="'
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'label'))
+    yield '" data-page="'
+    yield escape((undefined(name='page_no') if l_0_page_no is missing else l_0_page_no))
+    yield '" data-pages="'
+    l_1_loop = missing
+    for (l_1_q, l_1_href), l_1_loop in LoopContext((undefined(name='pages') if l_0_pages is missing else l_0_pages), undefined):
+        _loop_vars = {}
+        pass
+        yield escape(l_1_href)
+        yield escape((' ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 20 in 'iteration.html' evaluated to false and no else section was defined.")))
+    l_1_loop = l_1_q = l_1_href = missing
+    yield '" data-site="'
+    yield escape((undefined(name='site_title') if l_0_site_title is missing else l_0_site_title))
+    yield '" data-title="'
+    yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
+    yield '" data-word="'
+    yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step'))
+    yield '"></div>\n<section class="it-head">\n  <h1>'
+    yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
+    yield '</h1>\n  <p class="facts">\n    '
+    if (not t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))):
+        pass
+        yield '<span>segment '
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))
+        yield '</span>'
+    yield '\n    <span class="status status-'
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status'))
+    yield '">'
+    yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status') == 'incomplete') else environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status')))
+    yield '</span>\n    <span>'
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts'))
+    yield ' rollouts in '
+    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups'))
+    yield ' group'
+    yield escape(('' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups') == 1) else 's'))
+    yield '</span>\n    '
+    if (undefined(name='training_known') if l_0_training_known is missing else l_0_training_known):
+        pass
+        yield '<span>'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'trained'))
+        yield '/'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts'))
+        yield ' trained</span>'
+    yield '\n    '
+    if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'time'):
+        pass
+        yield '<span>at <time datetime="'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'time'))
+        yield '">'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'time'))
+        yield '</time></span>'
+    yield '\n    <a href="'
+    yield escape((undefined(name='logtree_name') if l_0_logtree_name is missing else l_0_logtree_name))
+    yield '">logtree JSON</a>\n  </p>\n  '
+    if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'headline'):
+        pass
+        yield '\n  <dl class="headline">\n    '
+        for (l_1_k, l_1_v) in context.call(environment.getattr(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'headline'), 'items'), _block_vars=_block_vars):
+            l_1_fmt = resolve('fmt')
+            _loop_vars = {}
+            pass
+            yield '<div><dt>'
+            yield escape(l_1_k)
+            yield '</dt><dd>'
+            yield escape(context.call((undefined(name='fmt') if l_1_fmt is missing else l_1_fmt), l_1_v, _loop_vars=_loop_vars))
+            yield '</dd></div>'
+        l_1_k = l_1_v = l_1_fmt = missing
+        yield '\n  </dl>\n  '
+    yield '\n  '
+    for l_1_w in environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'warnings'):
+        _loop_vars = {}
+        pass
+        yield '<p class="warning">'
+        yield escape(l_1_w)
+        yield '</p>'
+    l_1_w = missing
+    yield '\n  '
+    for l_1_n in environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'notes'):
+        _loop_vars = {}
+        pass
+        yield '<p class="note">'
+        yield escape(l_1_n)
+        yield '</p>'
+    l_1_n = missing
+    yield '\n</section>\n\n'
+    if (t_1((undefined(name='pages') if l_0_pages is missing else l_0_pages)) > 1):
+        pass
+        yield '\n<nav class="subpages" aria-label="Pages of this iteration">\n  groups '
+        yield escape(((undefined(name='group_offset') if l_0_group_offset is missing else l_0_group_offset) + 1))
+        yield '–'
+        yield escape(((undefined(name='group_offset') if l_0_group_offset is missing else l_0_group_offset) + (undefined(name='n_groups') if l_0_n_groups is missing else l_0_n_groups)))
+        yield ' of '
+        yield escape((undefined(name='n_groups_total') if l_0_n_groups_total is missing else l_0_n_groups_total))
+        yield ':\n  '
+        for (l_1_q, l_1_href) in (undefined(name='pages') if l_0_pages is missing else l_0_pages):
+            _loop_vars = {}
+            pass
+            if (l_1_q == (undefined(name='page_no') if l_0_page_no is missing else l_0_page_no)):
+                pass
+                yield '<strong aria-current="page">page '
+                yield escape(l_1_q)
+                yield '</strong>'
+            else:
+                pass
+                yield '<a href="'
+                yield escape(l_1_href)
+                yield '">page '
+                yield escape(l_1_q)
+                yield '</a>'
+            yield ' '
+        l_1_q = l_1_href = missing
+        yield '\n</nav>\n'
+    yield '\n\n'
+    if (undefined(name='n_groups') if l_0_n_groups is missing else l_0_n_groups):
+        pass
+        yield '\n<form class="viewer-bar" id="rg-bar" role="search" aria-label="Filter and view rollouts" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="f-q" placeholder="Search texts  ( / )" autocomplete="off" spellcheck="false"></label>\n    <label class="num" title="reward at least (members without a reward are left out)">reward ≥ <input type="number" step="any" id="f-rmin" inputmode="decimal"></label>\n    <label class="num" title="reward at most (members without a reward are left out)">≤ <input type="number" step="any" id="f-rmax" inputmode="decimal"></label>\n    '
+        if (undefined(name='skip_reasons') if l_0_skip_reasons is missing else l_0_skip_reasons):
+            pass
+            yield '<label><span class="vh">skip reason</span><select id="f-skip"><option value="">any skip reason</option>'
+            for l_1_r in (undefined(name='skip_reasons') if l_0_skip_reasons is missing else l_0_skip_reasons):
+                _loop_vars = {}
+                pass
+                yield '<option value="'
+                yield escape(l_1_r)
+                yield '">skipped: '
+                yield escape(l_1_r)
+                yield '</option>'
+            l_1_r = missing
+            yield '</select></label>'
+        yield '\n    '
+        if (undefined(name='tool_names') if l_0_tool_names is missing else l_0_tool_names):
+            pass
+            yield '<label><span class="vh">tool</span><select id="f-tool"><option value="">any tool</option>'
+            for l_1_t in (undefined(name='tool_names') if l_0_tool_names is missing else l_0_tool_names):
+                _loop_vars = {}
+                pass
+                yield '<option value="'
+                yield escape(l_1_t)
+                yield '">tool: '
+                yield escape(l_1_t)
+                yield '</option>'
+            l_1_t = missing
+            yield '</select></label>'
+        yield '\n    '
+        if (undefined(name='badge_names') if l_0_badge_names is missing else l_0_badge_names):
+            pass
+            yield '<label><span class="vh">badge</span><select id="f-badge"><option value="">any badge</option>'
+            for l_1_b in (undefined(name='badge_names') if l_0_badge_names is missing else l_0_badge_names):
+                _loop_vars = {}
+                pass
+                yield '<option value="'
+                yield escape(l_1_b)
+                yield '">badge: '
+                yield escape(l_1_b)
+                yield '</option>'
+            l_1_b = missing
+            yield '</select></label>'
+        yield '\n    <label><span class="vh">sort groups</span><select id="f-sort"><option value="id">sort: group id</option><option value="mean">sort: mean reward</option><option value="spread">sort: reward spread</option></select></label>\n  </div>\n  <div class="bar-row">\n    '
+        if (undefined(name='training_known') if l_0_training_known is missing else l_0_training_known):
+            pass
+            yield '<label class="chk"><input type="checkbox" id="f-trained"> trained only</label>'
+        yield '\n    <label class="chk"><input type="checkbox" id="f-flag"> truncated or skipped</label>\n    '
+        if (undefined(name='has_conversations') if l_0_has_conversations is missing else l_0_has_conversations):
+            pass
+            yield '<label class="chk"><input type="checkbox" id="f-errors"> tool errors</label>'
+        yield '\n    <label class="chk"><input type="checkbox" id="f-dup"> duplicates</label>\n    <button type="button" id="b-clear" disabled title="clear the filters">clear</button>\n    <span class="bar-sep" aria-hidden="true"></span>\n    <label class="chk"><input type="checkbox" id="f-compact"> compact</label>\n    '
+        if (undefined(name='markdown') if l_0_markdown is missing else l_0_markdown):
+            pass
+            yield '<label class="chk" title="render markdown and math (m)"><input type="checkbox" id="f-md"> markdown</label>'
+        yield '\n    <button type="button" id="b-expand" title="expand every group">expand</button>\n    <button type="button" id="b-collapse" title="collapse every group">collapse</button>\n    <button type="button" id="b-compare" disabled title="tick “compare” on two members, on this page or another (c)">compare (0/2)</button>\n    <output id="rg-count" aria-live="polite"></output>\n    <button type="button" id="b-help" class="help-btn" aria-haspopup="dialog" title="keyboard shortcuts (?)">?</button>\n  </div>\n</form>\n'
+    yield '\n\n<section class="groups" aria-label="Groups">\n'
+    yield escape((undefined(name='groups_html') if l_0_groups_html is missing else l_0_groups_html))
+    yield '\n</section>\n<p id="rg-none" class="missing" hidden>No member matches the filters. <button type="button" id="b-clear2">clear filters</button></p>'
+    yield from context.blocks['logtree'][0](context)
+    yield '\n\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>j</kbd> <kbd>↓</kbd></td><td>next '
+    yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
+    yield ' (filters are kept)</td></tr>\n      <tr><td><kbd>k</kbd> <kbd>↑</kbd></td><td>previous '
+    yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
+    yield '</td></tr>\n      <tr><td><kbd>n</kbd> / <kbd>p</kbd></td><td>next / previous group</td></tr>\n      <tr><td><kbd>/</kbd></td><td>search the texts</td></tr>\n      <tr><td><kbd>c</kbd></td><td>compare the two picked members (tick “compare” on a member; works across '
+    yield escape(('updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iterations'))
+    yield ')</td></tr>\n      <tr><td><kbd>m</kbd></td><td>exact text ↔ markdown</td></tr>\n      <tr><td><kbd>?</kbd></td><td>this help</td></tr>\n      <tr><td><kbd>Esc</kbd></td><td>close a dialog, leave the search box</td></tr>\n    </tbody>\n  </table>\n  <p class="subtle">Keys are ignored while typing in a field. The filters, the sort, the view and the comparison live in the address (after <code>#</code>): copy it to share the same view. The link button next to each group and member copies a link to it.</p>\n</dialog>\n<dialog id="rg-compare" class="rg-dialog cmp" aria-labelledby="rg-cmp-title">\n  <div class="dlg-head"><h2 id="rg-cmp-title">Compare</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <div id="rg-cmp-body"></div>\n</dialog>\n<aside id="rg-tray" class="tray" aria-label="Members picked for comparison" hidden></aside>\n<div id="rg-toast" class="toast" role="status" aria-live="polite" hidden></div>\n'
+
+def block_logtree(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
+blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
+debug_info = '1=12&2=17&3=31&4=45&5=47&6=53&7=59&8=65&10=72&11=82&12=95&14=108&16=119&19=131&20=171&22=195&24=197&25=203&26=207&27=213&28=221&29=229&31=231&33=234&36=246&37=254&40=262&42=265&43=271&47=290&53=293&54=307&55=321&59=335&61=339&66=343&77=348&82=350&88=352&89=354&92=356&82=359'

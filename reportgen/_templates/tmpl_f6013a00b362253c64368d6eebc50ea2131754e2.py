@@ -1,0 +1,469 @@
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'index.html'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    parent_template = None
+    pass
+    parent_template = environment.get_template('base.html', 'index.html')
+    for name, parent_block in parent_template.blocks.items():
+        context.blocks.setdefault(name, []).append(parent_block)
+    yield from parent_template.root_render_func(context)
+
+def block_title(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_site_title = resolve('site_title')
+    pass
+    yield escape((undefined(name='site_title') if l_0_site_title is missing else l_0_site_title))
+    yield ' · run summary'
+
+def block_body_class(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+    yield 'index-page'
+
+def block_head(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_charts = resolve('charts')
+    l_0_root = resolve('root')
+    try:
+        t_1 = environment.tests['defined']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No test named 'defined' found.")
+    pass
+    if (t_1((undefined(name='charts') if l_0_charts is missing else l_0_charts)) and environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'enabled')):
+        pass
+        yield '\n<link rel="stylesheet" href="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/charts.css"><script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega-lite.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega-interpreter.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'data_file'))
+        yield '"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/charts.js"></script>\n'
+
+def block_main(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_title = resolve('title')
+    l_0_run = resolve('run')
+    l_0_model_name = resolve('model_name')
+    l_0_visible_segments = resolve('visible_segments')
+    l_0_header = resolve('header')
+    l_0_n_texts = resolve('n_texts')
+    l_0_n_rollouts = resolve('n_rollouts')
+    l_0_columns = resolve('columns')
+    l_0_rows = resolve('rows')
+    l_0_evals = resolve('evals')
+    l_0_config_json = resolve('config_json')
+    try:
+        t_2 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_3 = environment.filters['linecount']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'linecount' found.")
+    try:
+        t_4 = environment.filters['tojson_text']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'tojson_text' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
+    pass
+    yield '\n<section class="run-head">\n  <h1>'
+    yield escape((undefined(name='title') if l_0_title is missing else l_0_title))
+    yield '</h1>\n  <dl class="facts-grid">\n    <div><dt>format</dt><dd>'
+    yield escape(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format'))
+    yield '</dd></div>\n    '
+    if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'algorithm'):
+        pass
+        yield '<div><dt>'
+        yield escape(('algorithm' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'loss'))
+        yield '</dt><dd>'
+        yield escape(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'algorithm'))
+        yield '</dd></div>'
+    yield '\n    '
+    if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'model'):
+        pass
+        yield '<div><dt>model</dt><dd title="'
+        yield escape(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'model'))
+        yield '">'
+        yield escape((undefined(name='model_name') if l_0_model_name is missing else l_0_model_name))
+        yield '</dd></div>'
+    yield '\n    '
+    if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe'):
+        pass
+        yield '\n    <div><dt>segments</dt><dd>'
+        yield escape(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments')))
+        if (t_2((undefined(name='visible_segments') if l_0_visible_segments is missing else l_0_visible_segments)) != t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments'))):
+            pass
+            yield ' ('
+            yield escape(t_2((undefined(name='visible_segments') if l_0_visible_segments is missing else l_0_visible_segments)))
+            yield ' visible)'
+        yield '</dd></div>\n    <div><dt>texts</dt><dd>'
+        if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'every'):
+            pass
+            yield 'every '
+            yield escape(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'every'))
+            yield ' update'
+            yield escape(('' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'every') == 1) else 's'))
+        else:
+            pass
+            yield 'where exported'
+        yield '</dd></div>\n    <div><dt>updates</dt><dd>'
+        yield escape(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations')))
+        yield '</dd></div>\n    '
+    else:
+        pass
+        yield '\n    '
+        for (l_1_k, l_1_v) in context.call(environment.getattr((undefined(name='header') if l_0_header is missing else l_0_header), 'items'), _block_vars=_block_vars):
+            _loop_vars = {}
+            pass
+            yield '<div><dt>'
+            yield escape(l_1_k)
+            yield '</dt><dd>'
+            yield escape(l_1_v)
+            yield '</dd></div>'
+        l_1_k = l_1_v = missing
+        yield '\n    <div><dt>iterations</dt><dd>'
+        yield escape(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations')))
+        yield '</dd></div>\n    '
+    yield '\n    <div><dt>with texts</dt><dd>'
+    yield escape((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts))
+    yield '</dd></div>\n    '
+    if (undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts):
+        pass
+        yield '<div><dt>rollouts</dt><dd>'
+        yield escape((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts))
+        yield '</dd></div>'
+    yield '\n    '
+    for (l_1_k, l_1_v) in context.call(environment.getattr(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'), 'items'), _block_vars=_block_vars):
+        _loop_vars = {}
+        pass
+        yield '<div><dt>'
+        yield escape(l_1_k)
+        yield '</dt><dd>'
+        yield escape(l_1_v)
+        yield '</dd></div>'
+    l_1_k = l_1_v = missing
+    yield '\n  </dl>\n  '
+    if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'warnings'):
+        pass
+        yield '\n  <div class="warnings" role="status">\n    <h2>Warnings</h2>\n    <ul>'
+        for l_1_w in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'warnings'):
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(l_1_w)
+            yield '</li>'
+        l_1_w = missing
+        yield '</ul>\n  </div>\n  '
+    yield '\n</section>\n\n<section id="charts" class="charts" aria-label="Charts">'
+    yield from context.blocks['charts'][0](context)
+    yield '</section>\n\n'
+    if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments') and (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe')):
+        pass
+        yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
+        for l_1_s in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments'):
+            _loop_vars = {}
+            pass
+            yield '\n    <tr class="'
+            yield escape(('' if environment.getattr(l_1_s, 'visible') else 'hidden-seg'))
+            yield '"><td>'
+            yield escape(environment.getattr(l_1_s, 'segment'))
+            yield '</td><td>'
+            yield escape((environment.getattr(l_1_s, 'algorithm') or '–'))
+            yield '</td><td>'
+            yield escape((environment.getattr(l_1_s, 'model') or '–'))
+            yield '</td>\n    <td>'
+            if (not t_5(environment.getattr(l_1_s, 'resumed_from_update'))):
+                pass
+                yield 'resumed from update '
+                yield escape(environment.getattr(l_1_s, 'resumed_from_update'))
+            else:
+                pass
+                yield 'fresh'
+            yield '</td>\n    <td>'
+            yield escape((environment.getattr(l_1_s, 'every') or '–'))
+            yield '</td><td>'
+            yield escape((environment.getattr(l_1_s, 'time') or '–'))
+            yield '</td>\n    <td>'
+            if (not environment.getattr(l_1_s, 'visible')):
+                pass
+                yield 'hidden by a later fresh run'
+            elif (not t_5(environment.getattr(l_1_s, 'upto'))):
+                pass
+                yield 'updates up to '
+                yield escape(environment.getattr(l_1_s, 'upto'))
+            else:
+                pass
+                yield 'yes'
+            yield '</td></tr>\n    '
+        l_1_s = missing
+        yield '\n    </tbody>\n  </table>\n</section>\n'
+    yield '\n\n<section class="iterations">\n  <h2>'
+    yield escape(('Updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'Iterations'))
+    yield '</h2>\n  <div class="table-wrap">\n  <table class="data" id="iterations">\n    <thead><tr><th>'
+    yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step'))
+    yield '</th>'
+    if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe'):
+        pass
+        yield '<th>segment</th>'
+    yield '<th>status</th>\n    '
+    for l_1_c in (undefined(name='columns') if l_0_columns is missing else l_0_columns):
+        _loop_vars = {}
+        pass
+        yield '<th>'
+        yield escape(l_1_c)
+        yield '</th>'
+    l_1_c = missing
+    yield '<th>texts</th></tr></thead>\n    <tbody>\n    '
+    l_1_loop = missing
+    t_6 = 1
+    for l_1_row, l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
+        l_1_r = missing
+        _loop_vars = {}
+        pass
+        l_1_r = environment.getattr(l_1_row, 'ref')
+        _loop_vars['r'] = l_1_r
+        yield '\n    <tr class="status-'
+        yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status'))
+        if (not environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts')):
+            pass
+            yield ' textless'
+        if (environment.getattr(l_1_loop, 'index0') and (environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'segment') != environment.getattr(environment.getattr(environment.getitem((undefined(name='rows') if l_0_rows is missing else l_0_rows), (environment.getattr(l_1_loop, 'index0') - 1)), 'ref'), 'segment'))):
+            pass
+            yield ' seg-change'
+        yield '" id="u'
+        yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
+        yield '">\n      <td>'
+        if environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts'):
+            pass
+            yield '<a href="'
+            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'page'))
+            yield '">'
+            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
+            yield '</a>'
+        else:
+            pass
+            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
+        yield '</td>\n      '
+        if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe'):
+            pass
+            yield '<td>'
+            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'segment'))
+            yield '</td>'
+        yield '\n      <td>'
+        yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status') == 'incomplete') else environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status')))
+        yield '</td>\n      '
+        for l_2_v in environment.getitem(l_1_row, 'values'):
+            l_2_fmt = resolve('fmt')
+            _loop_vars = {}
+            pass
+            yield '<td class="num">'
+            yield escape(context.call((undefined(name='fmt') if l_2_fmt is missing else l_2_fmt), l_2_v, _loop_vars=_loop_vars))
+            yield '</td>'
+        l_2_v = l_2_fmt = missing
+        yield '\n      <td>'
+        if environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts'):
+            pass
+            yield '<a href="'
+            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'page'))
+            yield '">'
+            yield escape((environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'rollouts') or ''))
+            yield ' texts</a>'
+        else:
+            pass
+            yield '<span class="subtle">no texts</span>'
+        yield '</td>\n    </tr>\n    '
+        t_6 = 0
+    l_1_loop = l_1_row = l_1_r = missing
+    if t_6:
+        pass
+        yield '\n    <tr><td colspan="'
+        yield escape((t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + 4))
+        yield '">No update in this export.</td></tr>\n    '
+    yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n\n'
+    for l_1_ev in (undefined(name='evals') if l_0_evals is missing else l_0_evals):
+        _loop_vars = {}
+        pass
+        yield '\n<section class="evals">\n  <h2>Evaluator <code>'
+        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield '</code>'
+        if (environment.getattr(l_1_ev, 'prefix') and (environment.getattr(l_1_ev, 'prefix') != environment.getattr(l_1_ev, 'label'))):
+            pass
+            yield ' <span class="subtle">(metrics <code>'
+            yield escape(environment.getattr(l_1_ev, 'prefix'))
+            yield '/…</code>)</span>'
+        yield '</h2>\n  <table class="data">\n    <thead><tr><th>step</th>'
+        for l_2_c in environment.getattr(l_1_ev, 'columns'):
+            _loop_vars = {}
+            pass
+            yield '<th>'
+            yield escape(l_2_c)
+            yield '</th>'
+        l_2_c = missing
+        yield '<th>page</th></tr></thead>\n    <tbody>\n    '
+        for (l_2_r, l_2_vals) in environment.getattr(l_1_ev, 'rows'):
+            _loop_vars = {}
+            pass
+            yield '\n    <tr><td>'
+            yield escape(environment.getattr(l_2_r, 'number'))
+            yield '</td>'
+            for l_3_v in l_2_vals:
+                l_3_fmt = resolve('fmt')
+                _loop_vars = {}
+                pass
+                yield '<td class="num">'
+                yield escape(context.call((undefined(name='fmt') if l_3_fmt is missing else l_3_fmt), l_3_v, _loop_vars=_loop_vars))
+                yield '</td>'
+            l_3_v = l_3_fmt = missing
+            yield '<td>'
+            if environment.getattr(l_2_r, 'has_texts'):
+                pass
+                yield '<a href="'
+                yield escape(environment.getattr(l_2_r, 'page'))
+                yield '">'
+                yield escape(environment.getattr(l_2_r, 'page'))
+                yield '</a>'
+            yield '</td></tr>\n    '
+        l_2_r = l_2_vals = missing
+        yield '\n    </tbody>\n  </table>\n</section>\n'
+    l_1_ev = missing
+    yield '\n\n'
+    if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
+        pass
+        yield '\n<section class="checkpoints">\n  <h2>Checkpoints</h2>\n  <table class="data">\n    <thead><tr><th>name</th><th>batch</th><th>kind</th><th>state_path</th><th>sampler_path</th><th>tokens</th></tr></thead>\n    <tbody>\n    '
+        for l_1_c in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
+            _loop_vars = {}
+            pass
+            yield '\n    <tr><td>'
+            yield escape(environment.getattr(l_1_c, 'name'))
+            yield '</td><td>'
+            yield escape((environment.getattr(l_1_c, 'batch') if (not t_5(environment.getattr(l_1_c, 'batch'))) else '–'))
+            yield '</td><td>'
+            yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else 'periodic')))
+            yield '</td>\n    <td><code>'
+            yield escape((environment.getattr(l_1_c, 'state_path') or '–'))
+            yield '</code></td><td><code>'
+            yield escape((environment.getattr(l_1_c, 'sampler_path') or '–'))
+            yield '</code></td>\n    <td>'
+            for (l_2_k, l_2_v) in context.call(environment.getattr(environment.getattr(l_1_c, 'extra'), 'items'), _loop_vars=_loop_vars):
+                _loop_vars = {}
+                pass
+                yield '<div class="kv"><span class="k">'
+                yield escape(l_2_k)
+                yield '</span> '
+                yield escape(t_4(l_2_v))
+                yield '</div>'
+            l_2_k = l_2_v = missing
+            yield '</td></tr>\n    '
+        l_1_c = missing
+        yield '\n    </tbody>\n  </table>\n</section>\n'
+    yield '\n\n'
+    if (undefined(name='config_json') if l_0_config_json is missing else l_0_config_json):
+        pass
+        yield '\n<section class="config">\n  <details><summary><h2>config.json</h2></summary><pre class="json">'
+        yield escape((undefined(name='config_json') if l_0_config_json is missing else l_0_config_json))
+        yield '</pre></details>\n</section>\n'
+    yield '\n'
+    if (not t_5(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
+        pass
+        yield '<p><a href="code_diff.html">code.diff</a> ('
+        yield escape(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff')))
+        yield ' lines)</p>'
+    yield '\n'
+
+def block_charts(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_charts = resolve('charts')
+    try:
+        t_1 = environment.tests['defined']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No test named 'defined' found.")
+    pass
+    if t_1((undefined(name='charts') if l_0_charts is missing else l_0_charts)):
+        pass
+        template = environment.get_template('_charts.html', 'index.html')
+        gen = template.root_render_func(template.new_context(context.get_all(), True, {}))
+        try:
+            for event in gen:
+                yield event
+        finally: gen.close()
+
+def block_scripts(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_super = context.super('scripts', block_scripts)
+    _block_vars = {}
+    l_0_charts = resolve('charts')
+    l_0_root = resolve('root')
+    try:
+        t_1 = environment.tests['defined']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No test named 'defined' found.")
+    pass
+    yield escape(context.call(l_0_super, _block_vars=_block_vars))
+    if (t_1((undefined(name='charts') if l_0_charts is missing else l_0_charts)) and environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'enabled')):
+        pass
+        yield '<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega-embed.min.js"></script>'
+    yield '\n'
+
+blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&30=182&32=192&35=195&40=204&42=206&48=209&49=213&50=221&51=229&52=233&60=247&63=249&64=255&66=265&67=272&68=282&69=293&70=299&71=301&72=310&75=326&82=329&84=333&86=341&88=349&89=353&96=376&102=379&103=383&104=389&105=393&112=406&114=409&117=412&40=419&119=443&121=461'
