@@ -386,9 +386,7 @@ class ObserveReader:
                 return i
 
             def add_key(u: _UpdateIndex, pk: str, flat: bool) -> None:
-                i = key_ids.get(pk)
-                if i is None:
-                    i = key_id(pk)
+                i = key_id(pk)
                 ids = u.flat_ids if flat else u.prompt_ids
                 if not ids or ids[-1] != i:  # a group's members come together
                     ids.append(i)
