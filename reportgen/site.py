@@ -107,6 +107,7 @@ def template_fingerprint(env: Environment, name: str, source: str) -> str:
         env.is_async,
         env.finalize is None,
         sorted(env.extensions),
+        env.policies.get("compiler.ascii_str"),
         bool(autoescape),
     )
     return hashlib.sha256(repr((settings, source)).encode()).hexdigest()

@@ -2,11 +2,11 @@
 
 # template name -> site.template_fingerprint of the source it was compiled from
 FINGERPRINTS = {
-    '_charts.html': '0dfc840928e55d181e7d2dd543c79a780f4207dc6b8cd12a1f79fe25b242d563',
-    'base.html': 'aa53989e6020b2b6aa3de6f5606bf5e17d19560a67fdb1e8304d02b5fc297398',
-    'code_diff.html': '3cdbe2b48c228de55c06808e4775a21bfbe2bb2b6077f205dfa6bd4182e75318',
-    'index.html': '7cdc7793b574cc70e89052723962692989c9521b0fbb69e93e11797941719349',
-    'iteration.html': '9707a07517b9e0a276529c44e8cb8717bd2f767a837882b8db665ca799088d3b',
-    'runs_index.html': '90ca5969eb88f0d504f165c3cded43ecb57c0c01cdaedb6ce4ee2a548711b16f',
-    'tinker_iteration.html': '5432afce960881c7ee70a260c5b158aed8b63a457a9816f7b97557289ae215d5',
+    '_charts.html': 'cc2022af5e46dde6da813229c9d74875465fe4297def8733df60d55ecbd8f6bf',
+    'base.html': '464bfe42598c194e2f695840d18ca1eb09125e66f1703f3e3036c03728cceea9',
+    'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
+    'index.html': '875cee2ab6604f1f5aa4f83714071d76bb062e3c8a739090f1c8824c6180af8f',
+    'iteration.html': 'bd168b274330d54cda8b8929ac0eaaf5d2f2aa01c6a7395158140437d0db1d39',
+    'runs_index.html': 'caac90fab87cb3ae1ba7a60738ee87339f98d0701464d887e69a2f599a301d5b',
+    'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }
