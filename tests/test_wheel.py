@@ -31,28 +31,19 @@ def test_wheel_installs_and_runs_outside_checkout(tmp_path):
     py = venv / "bin" / "python"
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)], check=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    where = subprocess.run(
-        [str(py), "-c", "import reportgen, sys; print(reportgen.__file__)"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=True,
-    ).stdout.strip()
+
+    def installed(code: str) -> str:
+        """What the installed package prints, run outside the checkout."""
+        return subprocess.run(
+            [str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, check=True
+        ).stdout.strip()
+
+    where = installed("import reportgen, sys; print(reportgen.__file__)")
     assert str(venv) in where, where
     # the installed package serves its precompiled templates (their fingerprints hold there too)
-    compiled = subprocess.run(
-        [
-            str(py),
-            "-c",
-            "from reportgen.site import make_env; print(make_env().get_template('iteration.html').filename)",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=True,
-    ).stdout.strip()
+    compiled = installed(
+        "from reportgen.site import make_env; print(make_env().get_template('iteration.html').filename)"
+    )
     assert str(venv) in compiled and "/_templates/" in compiled, compiled
     out = tmp_path / "demo-site"
     r = subprocess.run(
