@@ -235,23 +235,39 @@
     return p.length ? "#" + p.join("&") : "";
   }
   function laterPromptLinks() {
-    // "same prompt in" lists earlier updates in the HTML; later ones come from prompts.js,
-    // so that a page does not change when the run samples its prompt again
+    // "same prompt in" lists the nearest earlier updates in the HTML ("N earlier" stands for
+    // the others); prompts.js fills in those and the later ones, so that a page does not
+    // change when the run samples its prompt again
     var idx = window.RG_PROMPTS, v = document.getElementById("rg-viewer");
     if (!idx || !v) return;
     var here = parseInt(v.getAttribute("data-number"), 10);
+    function link(key, n) {
+      var a = document.createElement("a");
+      a.className = "xlink";
+      a.textContent = String(n);
+      a.setAttribute("href", "train_iteration_" + ("00000" + n).slice(-6) + ".html#prompt=" + encodeURIComponent(key));
+      return a;
+    }
     $all(".group[data-prompt]").forEach(function (g) {
       var key = g.getAttribute("data-prompt"), list = key && idx[key];
       var p = g.querySelector("p.others"), span = p && p.querySelector(".olist");
       if (!list || !span) return;
+      var cut = span.querySelector(".ocut");
+      if (cut) {
+        var first = span.querySelector("a.xlink"), upto = first ? parseInt(first.textContent, 10) : here;
+        var earlier = document.createDocumentFragment();
+        list.forEach(function (n) {
+          if (n >= upto) return;
+          if (earlier.childNodes.length) earlier.appendChild(document.createTextNode(", "));
+          earlier.appendChild(link(key, n));
+        });
+        if (first && earlier.childNodes.length) earlier.appendChild(document.createTextNode(", "));
+        span.replaceChild(earlier, cut);
+      }
       list.forEach(function (n) {
         if (n <= here) return;
         if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
-        var a = document.createElement("a");
-        a.className = "xlink";
-        a.textContent = String(n);
-        a.setAttribute("href", "train_iteration_" + ("00000" + n).slice(-6) + ".html#prompt=" + encodeURIComponent(key));
-        span.appendChild(a);
+        span.appendChild(link(key, n));
       });
       if (span.childNodes.length) p.hidden = false;
     });

@@ -73,6 +73,17 @@ def synthetic_run(directory: Path) -> Path:
     return o.write(directory)
 
 
+def recurring_run(directory: Path, updates: int = 14) -> Path:
+    """A GRPO run that samples prompt p:0 in every update (a small dataset, many epochs)."""
+    o = Obs().run("grpo", group_size=2)
+    o.batch(o.prompt("p:0", "What is 2 + 2?"))
+    for n in range(1, updates + 1):
+        o.batch(*[o.rollout(n, 0, m, f"update {n} answer {m}", prompt="p:0", reward=float(m)) for m in range(2)])
+        o.batch(o.outcome(n, (0, 0, True), (0, 1, True)))
+        o.batch(o.update(n, reward__mean=0.5))
+    return o.write(directory)
+
+
 def build_synthetic(tmp: Path, groups_per_page: int = 3) -> Path:
     out = tmp / "site"
     build(str(synthetic_run(tmp / "src")), out, BuildOptions(groups_per_page=groups_per_page))
@@ -349,3 +360,23 @@ def test_plain_prompt_block_agrees_with_the_general_one():
     assert len(simple) >= 25
     assert any(len(p.messages or []) == 3 for p in simple)
     assert any(p.reward_text is not None for p in simple)
+
+
+def test_same_prompt_links_only_the_nearest_earlier_updates(tmp_path):
+    """A prompt sampled again every update: a page links the 10 nearest earlier updates and
+    counts the others, so its size does not grow with the run (prompts.js lists them all)."""
+    from reportgen.views.iteration import OTHERS_SHOWN
+
+    out = tmp_path / "site"
+    build(str(recurring_run(tmp_path / "src")), out, BuildOptions())
+    assert OTHERS_SHOWN == 10
+    for n, shown, cut in ((1, [], 0), (5, [1, 2, 3, 4], 0), (11, list(range(1, 11)), 0), (14, list(range(4, 14)), 3)):
+        s = soup(out / f"train_iteration_{n:06d}.html")
+        others = s.select_one("#g0 p.others")
+        assert [a.get_text() for a in others.select("a.xlink")] == [str(k) for k in shown]
+        assert [a["href"] for a in others.select("a.xlink")] == [f"train_iteration_{k:06d}.html#prompt=p%3A0" for k in shown]
+        assert others.has_attr("hidden") == (not shown)
+        ocut = others.select_one(".ocut")
+        assert (ocut.get_text() if ocut else None) == (f"{cut} earlier, " if cut else None)
+    prompts = (out / "prompts.js").read_text()
+    assert '"p:0":[' + ",".join(str(k) for k in range(1, 15)) + "]" in prompts

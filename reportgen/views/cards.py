@@ -328,7 +328,7 @@ def render_groups(
     training_known: bool,
     train: bool,
     observe: bool,
-    others: Callable[[str], list[tuple[int, str]]],
+    others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
 ) -> Markup:
     """The ``<section class="groups">`` content of one page: every group panel and member card."""
@@ -354,7 +354,7 @@ def _group(
     training_known: bool,
     train: bool,
     observe: bool,
-    others: Callable[[str], list[tuple[int, str]]],
+    others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
 ) -> None:
     members = sorted(g.members, key=_sort_key)
@@ -403,9 +403,11 @@ def _group(
     if preview:
         w(f'<p class="preview">{esc(preview)}</p>\n')
     if pkey and train:
-        links = others(pkey)
+        links, cut = others(pkey)
         w(f'<p class="others"{"" if links else " hidden"}>same prompt in {"updates" if observe else "steps"}: ')
         w('<span class="olist">')
+        if cut:
+            w(f'<span class="ocut">{cut} earlier, </span>')
         w(", ".join(f'<a class="xlink" href="{esc(href)}">{esc(k)}</a>' for k, href in links))
         w("</span></p>\n")
     w(f'</header>\n<div class="group-body" id="{anchor}-body">\n')

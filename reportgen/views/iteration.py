@@ -6,6 +6,7 @@ pairing, folding); templates only lay it out.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -16,6 +17,10 @@ from markupsafe import Markup
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, longer_than, pretty_json
+
+# how many earlier updates that sampled a group's prompt its header links (the nearest ones);
+# prompts.js lists them all for the script to fill in
+OTHERS_SHOWN = 10
 
 
 @dataclass(slots=True)
@@ -380,13 +385,15 @@ def iteration_context(
     train = ref.kind == "train"
     number = ref.number
 
-    def others(pkey: str) -> list[tuple[int, str]]:
-        # later updates come from prompts.js: old pages stay unchanged when a run grows
-        return [
-            (n, f"{page_name('train', '', n)}#prompt={quote(pkey, safe='')}")
-            for n in run.prompt_index.get(pkey, [])
-            if n < number
-        ]
+    def others(pkey: str) -> tuple[list[tuple[int, str]], int]:
+        # later updates come from prompts.js: old pages stay unchanged when a run grows; of
+        # the earlier ones only the nearest are in the HTML, so a page's size does not grow
+        # with the run (a small dataset is sampled again every few updates)
+        numbers = run.prompt_index.get(pkey, [])
+        end = bisect_left(numbers, number)
+        start = max(0, end - OTHERS_SHOWN)
+        q = quote(pkey, safe="")
+        return [(n, f"{page_name('train', '', n)}#prompt={q}") for n in numbers[start:end]], start
 
     facts = PageGroups()
     groups_html = render_groups(

@@ -10,7 +10,7 @@ import pytest
 
 from reportgen.site import build
 
-from ..test_iteration_view import build_synthetic
+from ..test_iteration_view import build_synthetic, recurring_run
 from .conftest import file_url
 
 pytestmark = pytest.mark.browser
@@ -23,6 +23,8 @@ DEMO = Path(__file__).parent.parent.parent / "reportgen" / "demo"
 def sites(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("viewer")
     out = {"syn": build_synthetic(root / "syn")}
+    out["recurring"] = root / "recurring"
+    build(str(recurring_run(root / "recurring-src")), out["recurring"])
     for name, src in (("ex", FIXTURES / "observe" / "examples"), ("agent", DEMO / "agent"), ("grpo", DEMO / "grpo")):
         out[name] = root / name
         build(str(src), out[name])
@@ -594,3 +596,27 @@ def test_tinker_page_filters_and_compare(tmp_path, watched):
     watched.page.keyboard.press("Escape")
     watched.page.keyboard.press("j")
     clean(watched, out)
+
+
+def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
+    """The HTML links the 10 nearest earlier updates; the script puts back the earlier ones it
+    counted and adds the later ones, in order, each carrying the filters."""
+    site = sites["recurring"]
+    open_page(watched, site, "train_iteration_000014.html")
+    wait_js(watched, "!document.querySelector('#g0 .ocut')")
+    links = watched.page.evaluate(
+        "[...document.querySelectorAll('#g0 p.others a.xlink')].map(a => [a.textContent, a.getAttribute('href')])"
+    )
+    assert [t for t, _ in links] == [str(k) for k in range(1, 14)]
+    assert links[0][1] == "train_iteration_000001.html#prompt=p%3A0"
+    text = watched.page.inner_text("#g0 p.others")
+    assert text == "same prompt in updates: " + ", ".join(str(k) for k in range(1, 14))
+    clean(watched, site)
+    open_page(watched, site, "train_iteration_000012.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 13")
+    text = watched.page.inner_text("#g0 p.others")
+    assert text == "same prompt in updates: " + ", ".join(str(k) for k in range(1, 15) if k != 12)
+    watched.page.fill("#f-q", "answer")
+    wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
+    assert watched.page.get_attribute("#g0 .others a", "href") == "train_iteration_000001.html#prompt=p%3A0&q=answer"
+    clean(watched, site)
