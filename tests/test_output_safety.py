@@ -246,6 +246,19 @@ def test_site_writer_refuses_paths_out_of_the_site(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
 
 
+def test_site_writer_refuses_a_symlink_in_a_files_place(tmp_path):
+    (tmp_path / "s" / "sub").mkdir(parents=True)
+    w = SiteWriter(tmp_path / "s")
+    for name in ("page.html", "sub/page.json"):
+        (tmp_path / "s" / name).symlink_to(tmp_path / "target")
+        with pytest.raises(OutputError):
+            w.write(name, "x")
+    assert not (tmp_path / "target").exists()
+    w.write("sub/ok.html", "<p>")  # a folder is checked once, then written to
+    w.write("sub/ok2.json", b"{}")
+    assert (tmp_path / "s" / "sub" / "ok.html").read_text() == "<p>" and w.files == ["sub/ok.html", "sub/ok2.json"]
+
+
 def test_concurrent_build_of_the_same_site_never_mixes(tmp_path):
     out = tmp_path / "site"
     a = many_updates(tmp_path / "a", 3)
