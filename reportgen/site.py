@@ -8,8 +8,8 @@ labels sanitised), never taken raw from input.
 
 from __future__ import annotations
 
-import gc
 import errno
+import gc
 import hashlib
 import multiprocessing
 import os
