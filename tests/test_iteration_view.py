@@ -374,7 +374,9 @@ def test_same_prompt_links_only_the_nearest_earlier_updates(tmp_path):
         s = soup(out / f"train_iteration_{n:06d}.html")
         others = s.select_one("#g0 p.others")
         assert [a.get_text() for a in others.select("a.xlink")] == [str(k) for k in shown]
-        assert [a["href"] for a in others.select("a.xlink")] == [f"train_iteration_{k:06d}.html#prompt=p%3A0" for k in shown]
+        assert [a["href"] for a in others.select("a.xlink")] == [
+            f"train_iteration_{k:06d}.html#prompt=p%3A0" for k in shown
+        ]
         assert others.has_attr("hidden") == (not shown)
         ocut = others.select_one(".ocut")
         assert (ocut.get_text() if ocut else None) == (f"{cut} earlier, " if cut else None)
