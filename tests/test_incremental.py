@@ -171,3 +171,33 @@ def test_ppo_prompts_stay_out_of_the_prompt_index_but_in_page_keys(tmp_path):
     fresh = tmp_path / "fresh"
     build(str(tmp_path / "src"), fresh, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(fresh)
+
+
+def test_rebuild_after_an_append_cut_anywhere_equals_a_full_build(tmp_path):
+    """A live run is read at any moment: mid-line, mid-batch, between an update's rollouts and
+    its update record. Whatever the first build saw, the rebuild after the rest arrived gives
+    the full build's site, and renders the pages the first one could not have."""
+    from .test_benchmarks import _gen
+
+    _gen().generate(tmp_path / "ppo", 0.15, 2, 8, 1, 40, 0.0, 0, "ppo")
+    exports = {name: demo_dir() / name / "observe.jsonl" for name in ("grpo", "agent")}
+    exports["ppo"] = tmp_path / "ppo" / "observe.jsonl"
+    for name, export in exports.items():
+        whole = export.read_bytes()
+        for frac in (0.37, 0.5, 0.81, 0.95):
+            cut = int(len(whole) * frac)
+            src = tmp_path / f"{name}-{frac}"
+            src.mkdir()
+            (src / "observe.jsonl").write_bytes(whole[:cut])
+            site = tmp_path / f"{name}-{frac}-site"
+            build(str(src), site, BuildOptions(jobs=1))
+            before = set(snapshot(site))
+            with open(src / "observe.jsonl", "ab") as f:
+                f.write(whole[cut:])
+            again = build(str(src), site, BuildOptions(jobs=2))
+            assert again.reused > 0, (name, frac)
+            full = tmp_path / f"{name}-{frac}-full"
+            build(str(src), full, BuildOptions(jobs=1, incremental=False))
+            expected, got = snapshot(full), snapshot(site)
+            assert got == expected, (name, frac, sorted(k for k in expected if got.get(k) != expected[k])[:5])
+            assert set(got) - before, (name, frac)  # the rebuild added pages
