@@ -18,7 +18,7 @@ import shutil
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +38,7 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .views.index import index_context
 from .views.iteration import iteration_context
-from .views.logtree_export import logtree_bytes
+from .views.logtree_export import logtree_parts
 from .views.text import fmt, line_count, pretty_json, safe_name, script_json
 
 MARKER = ".reportgen-site"
@@ -325,8 +325,9 @@ class SiteWriter:
             self._dirs.add(folder)
         return os.path.join(self.root, name)
 
-    def write(self, name: str, data: bytes | str | list[bytes]) -> None:
-        """Write one file (a text, bytes, or a list of byte parts); ``name`` is relative and made by our code."""
+    def write(self, name: str, data: bytes | str | Iterable[bytes]) -> None:
+        """Write one file (a text, bytes, or byte parts, which may come from a generator); ``name``
+        is relative and made by our code."""
         path = self._path(name)
         if isinstance(data, str):
             data = page_bytes(data)
@@ -337,10 +338,10 @@ class SiteWriter:
                 raise OutputError(f"refusing to write outside the site: {name!r}") from None
             raise
         with open(fd, "wb") as f:
-            if isinstance(data, list):
-                f.writelines(data)  # parts of a page, written without joining megabytes first
-            else:
+            if isinstance(data, bytes):
                 f.write(data)
+            else:
+                f.writelines(data)  # parts, written without joining megabytes first
         self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
@@ -410,7 +411,7 @@ def _render_iteration(
     first = ref.page
     logtree_name = first[: -len(".html")] + "_logtree.json"
     raw = job.reader.logtree_bytes(ref)
-    writer.write(logtree_name, raw if raw is not None else logtree_bytes(run, it, first))
+    writer.write(logtree_name, raw if raw is not None else logtree_parts(run, it, first))
     all_groups = it.groups
     per = job.groups_per_page
     n_pages = max(1, -(-len(all_groups) // per))

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
 from bs4 import BeautifulSoup
 
 from reportgen.site import BuildOptions, build
+from reportgen.sources.detect import open_source
 
 from .obs import Obs
 
@@ -247,3 +249,37 @@ def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     build(str(g.write(tmp_path / "gsrc")), grpo, BuildOptions(jobs=1))
     for n in (1, 2):
         assert soup(grpo / f"train_iteration_00000{n}.html").find("script", src="prompts.js") is not None
+
+
+def test_logtree_written_a_group_at_a_time_falls_back_per_group(tmp_path):
+    """The logtree JSON is written a group at a time; a group that orjson cannot write (token
+    counts past 64 bits, which only the stdlib parser keeps as integers: the line also holds
+    a lone surrogate) goes through the fallback encoder alone, and the file is still one JSON
+    document with every group in order."""
+    from reportgen.views.logtree_export import logtree_dict, logtree_parts
+
+    o = Obs().run("grpo", group_size=2)
+    prompts = [o.prompt(f"p:{g}", f"question {g}") for g in range(3)]
+    rollouts = [
+        o.rollout(1, g, m, f"answer {g}.{m}" + ("\ud800" if g == 1 else ""), prompt=f"p:{g}", tokens=2**70 if g == 1 else 5)
+        for g in range(3)
+        for m in range(2)
+    ]
+    o.batch(*prompts, *rollouts)
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    raw = (tmp_path / "site" / "train_iteration_000001_logtree.json").read_bytes()
+    doc = json.loads(raw)
+    sections = doc["root"]["children"][2:]
+    assert [s["children"][0]["children"][0] for s in sections] == [f"Group {g} (p:{g})" for g in range(3)]
+    # in the members table and in each conversation's data
+    assert raw.count(str(2**70).encode()) == 4 and "answer 1.0\ufffd" in json.dumps(doc, ensure_ascii=False)
+    # with orjson able to write every group, the parts are its bytes of the whole document
+    reader = open_source(str(tmp_path / "src"))
+    run = reader.scan()
+    it = reader.load(run.iterations[0])
+    assert it.groups[1].members[0].tokens == 2**70
+    for m in it.groups[1].members:
+        m.tokens = 7
+    parts = list(logtree_parts(run, it, "p.html"))
+    assert len(parts) == 2 + 2 * 3 and b"".join(parts) == orjson.dumps(logtree_dict(run, it, "p.html"))

@@ -9,6 +9,7 @@ rollout of the update.  Tool calls use tinker's ``tool_calls`` shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -179,71 +180,65 @@ def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     return out
 
 
-def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) -> dict[str, Any]:
-    """The logtree of one iteration page (``fragments``: repeated nodes as ``orjson.Fragment``,
-    which only orjson can write).
+def _group_section(g: Any, fragments: bool) -> dict[str, Any]:
+    """One group as a logtree section: its members table, then a conversation node per member."""
+    pieces = _PIECES if fragments else None
+    members = g.members
+    body: list[Any] = [
+        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
+        _members_table(members),
+    ]
+    shared: dict[int, list[Any]] = {}  # prompt messages, built once per prompt
+    for m in members:
+        p = m.prompt
+        if p is not None and p.messages is not None:
+            head = shared.get(id(p))
+            if head is None:
+                head = [_message(x) for x in p.messages]
+                if fragments:  # the prompt leads every member's conversation: serialize it once
+                    head = [orjson.Fragment(orjson.dumps(x)) for x in head]
+                shared[id(p)] = head
+        else:
+            head = []
+        if m.completion is not None:
+            messages = [*head, {"role": "assistant", "content": m.completion}]
+        else:
+            messages = (head if m.prefix else []) + [_message(x) for x in m.messages or []]
+        body.append(
+            {
+                "tag": "div",
+                "attrs": {"class": "lt-conversation", "data-member": str(m.member)},
+                "children": [],
+                # the member's facts ride along with the conversation tinker's readers look for
+                "data": {
+                    "type": "conversation",
+                    "member": m.member,
+                    "reward": m.reward,
+                    "reward_raw": m.reward_raw,
+                    "advantage": m.advantage,
+                    "tokens": m.tokens,
+                    "truncated": m.truncated,
+                    "skip_reason": m.skip_reason,
+                    "trained": m.trained,
+                    "messages": messages,
+                },
+            }
+        )
+        if (
+            m.terminal_reward_raw is not None
+            or m.judge_explanation is not None
+            or m.step_rewards
+            or m.metadata not in (None, {})
+        ):
+            body.extend(_member_extras(m, pieces))
+    label = f"Group {g.id}" if g.id is not None else "Rollouts"
+    key = g.prompt.key if g.prompt else ""
+    return _section(f"{label}" + (f" ({key})" if key else ""), 2, body)
 
-    Each group is a section holding a text table (a row per member) and then
-    one conversation node per member, whose ``data`` is the member's whole
-    conversation (prompt included), as tinker logs a trajectory, with the
-    member's number, reward, advantage, tokens and training state beside it.
-    """
+
+def _document(it: Iteration, page: str, sections: list[Any]) -> dict[str, Any]:
     ref = it.ref
     title = f"RL Iteration {ref.number}"
-    pieces = _PIECES if fragments else None
-    sections = []
-    for g in it.groups:
-        members = g.members
-        body: list[Any] = [
-            {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
-            _members_table(members),
-        ]
-        shared: dict[int, list[Any]] = {}  # prompt messages, built once per prompt
-        for m in members:
-            p = m.prompt
-            if p is not None and p.messages is not None:
-                head = shared.get(id(p))
-                if head is None:
-                    head = [_message(x) for x in p.messages]
-                    if fragments:  # the prompt leads every member's conversation: serialize it once
-                        head = [orjson.Fragment(orjson.dumps(x)) for x in head]
-                    shared[id(p)] = head
-            else:
-                head = []
-            if m.completion is not None:
-                messages = [*head, {"role": "assistant", "content": m.completion}]
-            else:
-                messages = (head if m.prefix else []) + [_message(x) for x in m.messages or []]
-            body.append(
-                {
-                    "tag": "div",
-                    "attrs": {"class": "lt-conversation", "data-member": str(m.member)},
-                    "children": [],
-                    # the member's facts ride along with the conversation tinker's readers look for
-                    "data": {
-                        "type": "conversation",
-                        "member": m.member,
-                        "reward": m.reward,
-                        "reward_raw": m.reward_raw,
-                        "advantage": m.advantage,
-                        "tokens": m.tokens,
-                        "truncated": m.truncated,
-                        "skip_reason": m.skip_reason,
-                        "trained": m.trained,
-                        "messages": messages,
-                    },
-                }
-            )
-            if (
-                m.terminal_reward_raw is not None
-                or m.judge_explanation is not None
-                or m.step_rewards
-                or m.metadata not in (None, {})
-            ):
-                body.extend(_member_extras(m, pieces))
-        label = f"Group {g.id}" if g.id is not None else "Rollouts"
-        key = g.prompt.key if g.prompt else ""
-        sections.append(_section(f"{label}" + (f" ({key})" if key else ""), 2, body))
     root = _node(
         "body",
         "lt-root",
@@ -253,12 +248,43 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
             *sections,
         ],
     )
+    # "root" last, and "children" last in it: logtree_parts relies on the document ending "]}}"
     return {"title": title, "started_at": ref.time, "path": page, "root": root}
+
+
+def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) -> dict[str, Any]:
+    """The logtree of one iteration page (``fragments``: repeated nodes as ``orjson.Fragment``,
+    which only orjson can write).
+
+    Each group is a section holding a text table (a row per member) and then
+    one conversation node per member, whose ``data`` is the member's whole
+    conversation (prompt included), as tinker logs a trajectory, with the
+    member's number, reward, advantage, tokens and training state beside it.
+    """
+    return _document(it, page, [_group_section(g, fragments) for g in it.groups])
+
+
+def _dumps(value: Any, fragments_made: bool, again: Any) -> bytes:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, metadata nested past 255
+        return compact_json(again() if fragments_made else value).encode("utf-8", "replace")
+
+
+def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
+    """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
+    without holding its whole tree, nor its whole text, for an update of thousands of groups."""
+    head = _dumps(_document(it, page, []), False, None)
+    if not head.endswith(b"]}}"):  # cannot happen with the document's own keys
+        yield _dumps(logtree_dict(run, it, page, fragments=True), True, lambda: logtree_dict(run, it, page))
+        return
+    yield head[:-3]
+    for g in it.groups:
+        yield b","
+        yield _dumps(_group_section(g, True), True, lambda g=g: _group_section(g, False))
+    yield b"]}}"
 
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:
     """The logtree JSON file content."""
-    try:
-        return orjson.dumps(logtree_dict(run, it, page, fragments=True), option=orjson.OPT_NON_STR_KEYS)
-    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, metadata nested past 255
-        return compact_json(logtree_dict(run, it, page)).encode("utf-8", "replace")
+    return b"".join(logtree_parts(run, it, page))
