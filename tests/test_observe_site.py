@@ -261,7 +261,9 @@ def test_logtree_written_a_group_at_a_time_falls_back_per_group(tmp_path):
     o = Obs().run("grpo", group_size=2)
     prompts = [o.prompt(f"p:{g}", f"question {g}") for g in range(3)]
     rollouts = [
-        o.rollout(1, g, m, f"answer {g}.{m}" + ("\ud800" if g == 1 else ""), prompt=f"p:{g}", tokens=2**70 if g == 1 else 5)
+        o.rollout(
+            1, g, m, f"answer {g}.{m}" + ("\ud800" if g == 1 else ""), prompt=f"p:{g}", tokens=2**70 if g == 1 else 5
+        )
         for g in range(3)
         for m in range(2)
     ]
