@@ -9,12 +9,13 @@ rollout of the update.  Tool calls use tinker's ``tool_calls`` shape.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import orjson
 
-from ..model import Iteration, Member, Message, Run
+from ..model import Group, Iteration, Member, Message, Run
 from .html import esc_text
 from .text import compact_json, fmt, pretty_json
 
@@ -180,7 +181,7 @@ def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     return out
 
 
-def _group_section(g: Any, fragments: bool) -> dict[str, Any]:
+def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
     """One group as a logtree section: its members table, then a conversation node per member."""
     pieces = _PIECES if fragments else None
     members = g.members
@@ -264,24 +265,23 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
     return _document(it, page, [_group_section(g, fragments) for g in it.groups])
 
 
-def _dumps(value: Any, fragments_made: bool, again: Any) -> bytes:
+def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
+    """orjson's bytes of ``value``, or the fallback encoder's of ``plain()`` (the same value
+    without ``orjson.Fragment`` pieces, which only orjson can write)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, metadata nested past 255
-        return compact_json(again() if fragments_made else value).encode("utf-8", "replace")
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits (from the stdlib parser)
+        return compact_json(plain()).encode("utf-8", "replace")
 
 
 def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
     without holding its whole tree, nor its whole text, for an update of thousands of groups."""
-    head = _dumps(_document(it, page, []), False, None)
-    if not head.endswith(b"]}}"):  # cannot happen with the document's own keys
-        yield _dumps(logtree_dict(run, it, page, fragments=True), True, lambda: logtree_dict(run, it, page))
-        return
-    yield head[:-3]
+    head = _document(it, page, [])
+    yield _dumps(head, lambda: head)[: -len(b"]}}")]  # the document up to its last section
     for g in it.groups:
         yield b","
-        yield _dumps(_group_section(g, True), True, lambda g=g: _group_section(g, False))
+        yield _dumps(_group_section(g, True), partial(_group_section, g, False))
     yield b"]}}"
 
 
