@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import stat
 import sys
 import time
 import uuid
@@ -533,15 +534,21 @@ def _reuse(old_root: Path, new_root: Path, files: list[str]) -> bool:
     # names from the state file: flat names of ours only, never a path out of either folder
     if not files or not all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files):
         return False
-    srcs = [old_root / f for f in files]
-    if not all(p.is_file() and not p.is_symlink() for p in srcs):
+    # plain strings and one lstat a file (a regular file, not a symlink): a run of thousands
+    # of small pages links tens of thousands of files on every rebuild
+    old, new = str(old_root), str(new_root)
+    srcs = [os.path.join(old, f) for f in files]
+    try:
+        if not all(stat.S_ISREG(os.lstat(p).st_mode) for p in srcs):
+            return False
+    except OSError:
         return False
     for f, src in zip(files, srcs):
-        dst = new_root / f
+        dst = os.path.join(new, f)
         try:
-            os.link(src, dst)
+            os.link(src, dst, follow_symlinks=False)
         except OSError:
-            shutil.copyfile(src, dst)
+            shutil.copyfile(src, dst, follow_symlinks=False)
     return True
 
 
