@@ -470,15 +470,28 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
     return job.earlier
 
 
-def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
-    """Link an unchanged page's files from the previous site; None if it must be rendered."""
+def _unchanged(job: _Job, ref: IterationRef, key: str | None) -> dict[str, Any] | None:
+    """The previous site's record of a page whose key is unchanged, or None."""
     old = job.old_pages.get(ref.page)
     if key is not None and old is not None and old.get("key") == key and job.old_root is not None:
-        if _reuse(job.old_root, job.root, old.get("files", [])):
-            rollouts, groups, trained, reward_mean = old["stats"]
-            files = list(old["files"])
-            return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+        return old
     return None
+
+
+def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
+    """Link an unchanged page's files from the previous site; None if it must be rendered."""
+    assert job.old_root is not None
+    if not _reuse(job.old_root, job.root, old.get("files", [])):
+        return None
+    rollouts, groups, trained, reward_mean = old["stats"]
+    files = list(old["files"])
+    return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+
+
+def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
+    """Link an unchanged page's files from the previous site; None if it must be rendered."""
+    old = _unchanged(job, ref, key)
+    return None if old is None or key is None else _link_unchanged(job, key, old)
 
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
@@ -669,16 +682,42 @@ def render_run(
     thresholds = gc.get_threshold()
     gc.set_threshold(200_000, 50, 100)
     pending = tasks
+    unchanged: list[tuple[int, int, str, dict[str, Any]]] = []
     if old_root is not None and old_pages:
-        # unchanged pages are linked here, in one pass: only the rest goes to the workers
+        # only the pages whose key changed go to the workers; the others are linked from
+        # the previous site while the workers render
         pending = []
         for si, i in tasks:
             ref = sequences[si][i]
-            res = _try_reuse(job, ref, _page_key(job, ref, *neighbours(si, i)))
-            if res is None:
+            key = _page_key(job, ref, *neighbours(si, i))
+            old = _unchanged(job, ref, key)
+            if old is None or key is None:
                 pending.append((si, i))
             else:
+                unchanged.append((si, i, key, old))
+
+    def link_unchanged() -> list[tuple[int, int]]:
+        gone = []  # pages whose old files are missing: rendered after all
+        for si, i, key, old in unchanged:
+            res = _link_unchanged(job, key, old)
+            if res is None:
+                gone.append((si, i))
+            else:
                 arrived(si, i, res)
+        return gone
+
+    from .views.charts import chart_files, charts_context
+
+    def run_files() -> dict[str, bytes]:
+        # what follows from the scan alone, not from the pages: written while the workers render
+        if run.prompt_index:
+            ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
+            writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
+        out = chart_files(run)
+        for name, data in out.items():
+            writer.write(name, data)
+        return out
+
     use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
     if use_pool:
         close = getattr(reader, "close", None)
@@ -691,28 +730,27 @@ def render_run(
         try:
             ctx_mp = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=min(jobs, len(pending)), mp_context=ctx_mp) as pool:
-                for si, i, res in pool.map(_worker_task, pending, chunksize=1):
+                rendered = pool.map(_worker_task, pending, chunksize=1)  # submitted now
+                gone = link_unchanged()
+                chart_out = run_files()
+                for si, i, res in rendered:
                     arrived(si, i, res)
         finally:
             _JOB = None
             _WORKER_ENV = None
     else:
+        gone = link_unchanged()
         for si, i in pending:
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
+        chart_out = run_files()
+    for si, i in gone:
+        arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
     for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
         record(si, i, results[(si, i)])
     gc.set_threshold(*thresholds)
-    if run.prompt_index:
-        ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
-        writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
     ctx = index_context(run, site_title)
     ctx.update(common)
     ctx["is_index"] = True
-    from .views.charts import chart_files, charts_context
-
-    chart_out = chart_files(run)
-    for name, data in chart_out.items():
-        writer.write(name, data)
     ctx["charts"] = charts_context(run, chart_out)
     writer.write("index.html", env.get_template("index.html").render(ctx))
     if run.code_diff is not None:

@@ -201,3 +201,21 @@ def test_rebuild_after_an_append_cut_anywhere_equals_a_full_build(tmp_path):
             expected, got = snapshot(full), snapshot(site)
             assert got == expected, (name, frac, sorted(k for k in expected if got.get(k) != expected[k])[:5])
             assert set(got) - before, (name, frac)  # the rebuild added pages
+
+
+def test_unchanged_page_whose_files_are_gone_is_rendered_again(tmp_path):
+    """Unchanged pages are linked from the previous site while the workers render the new
+    ones; a page whose old files were deleted is rendered after all, and the site is the
+    full build's."""
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=2))
+    (site / "train_iteration_000002.html").unlink()
+    (site / "train_iteration_000006_logtree.json").unlink()
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    again = build(str(src), site, BuildOptions(jobs=2))
+    assert again.reused > 0
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
