@@ -182,6 +182,8 @@ def test_rebuild_after_an_append_cut_anywhere_equals_a_full_build(tmp_path):
     _gen().generate(tmp_path / "ppo", 0.15, 2, 8, 1, 40, 0.0, 0, "ppo")
     exports = {name: demo_dir() / name / "observe.jsonl" for name in ("grpo", "agent")}
     exports["ppo"] = tmp_path / "ppo" / "observe.jsonl"
+    # segments: a resume, then a fresh start that hides every earlier update
+    exports["examples"] = Path(__file__).parent / "fixtures" / "observe" / "examples" / "observe.jsonl"
     for name, export in exports.items():
         whole = export.read_bytes()
         for frac in (0.37, 0.5, 0.81, 0.95):
@@ -195,12 +197,13 @@ def test_rebuild_after_an_append_cut_anywhere_equals_a_full_build(tmp_path):
             with open(src / "observe.jsonl", "ab") as f:
                 f.write(whole[cut:])
             again = build(str(src), site, BuildOptions(jobs=2))
-            assert again.reused > 0, (name, frac)
+            # (in the examples, a fresh start hides the updates the first build showed)
+            assert again.reused > 0 or name == "examples", (name, frac)
             full = tmp_path / f"{name}-{frac}-full"
             build(str(src), full, BuildOptions(jobs=1, incremental=False))
             expected, got = snapshot(full), snapshot(site)
             assert got == expected, (name, frac, sorted(k for k in expected if got.get(k) != expected[k])[:5])
-            assert set(got) - before, (name, frac)  # the rebuild added pages
+            assert set(got) - before or name == "examples", (name, frac)  # the rebuild added pages
 
 
 def test_unchanged_page_whose_files_are_gone_is_rendered_again(tmp_path):
