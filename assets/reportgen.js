@@ -235,12 +235,14 @@
     return p.length ? "#" + p.join("&") : "";
   }
   function laterPromptLinks() {
-    // "same prompt in" lists the nearest earlier updates in the HTML ("N earlier" stands for
-    // the others); prompts.js fills in those and the later ones, so that a page does not
-    // change when the run samples its prompt again
+    // "same prompt in" lists the nearest earlier updates in the HTML ("N earlier" counts the
+    // others); prompts.js adds the nearest later ones, so that a page does not change when
+    // the run samples its prompt again. A prompt sampled in hundreds of updates (a small
+    // dataset, many epochs) gets an "all N" button instead of hundreds of links at load.
     var idx = window.RG_PROMPTS, v = document.getElementById("rg-viewer");
     if (!idx || !v) return;
     var here = parseInt(v.getAttribute("data-number"), 10);
+    var NEAREST = 10;
     function link(key, n) {
       var a = document.createElement("a");
       a.className = "xlink";
@@ -248,27 +250,36 @@
       a.setAttribute("href", "train_iteration_" + ("00000" + n).slice(-6) + ".html#prompt=" + encodeURIComponent(key));
       return a;
     }
+    function fill(span, key, numbers) {
+      span.textContent = "";
+      numbers.forEach(function (n) {
+        if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
+        span.appendChild(link(key, n));
+      });
+    }
     $all(".group[data-prompt]").forEach(function (g) {
       var key = g.getAttribute("data-prompt"), list = key && idx[key];
       var p = g.querySelector("p.others"), span = p && p.querySelector(".olist");
       if (!list || !span) return;
-      var cut = span.querySelector(".ocut");
-      if (cut) {
-        var first = span.querySelector("a.xlink"), upto = first ? parseInt(first.textContent, 10) : here;
-        var earlier = document.createDocumentFragment();
-        list.forEach(function (n) {
-          if (n >= upto) return;
-          if (earlier.childNodes.length) earlier.appendChild(document.createTextNode(", "));
-          earlier.appendChild(link(key, n));
-        });
-        if (first && earlier.childNodes.length) earlier.appendChild(document.createTextNode(", "));
-        span.replaceChild(earlier, cut);
-      }
-      list.forEach(function (n) {
-        if (n <= here) return;
+      var others = list.filter(function (n) { return n !== here; });
+      var later = others.filter(function (n) { return n > here; });
+      var hidden = (span.querySelector(".ocut") ? 1 : 0) + Math.max(0, later.length - NEAREST);
+      later.slice(0, NEAREST).forEach(function (n) {
         if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
         span.appendChild(link(key, n));
       });
+      if (hidden) {
+        var all = h("button", "oall", "all " + others.length);
+        all.type = "button";
+        all.title = "list every update that sampled this prompt";
+        all.addEventListener("click", function () {
+          fill(span, key, others);
+          all.remove();
+          carry();
+        });
+        p.appendChild(document.createTextNode(" "));
+        p.appendChild(all);
+      }
       if (span.childNodes.length) p.hidden = false;
     });
   }

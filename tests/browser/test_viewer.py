@@ -24,7 +24,7 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("viewer")
     out = {"syn": build_synthetic(root / "syn")}
     out["recurring"] = root / "recurring"
-    build(str(recurring_run(root / "recurring-src")), out["recurring"])
+    build(str(recurring_run(root / "recurring-src", 24)), out["recurring"])
     for name, src in (("ex", FIXTURES / "observe" / "examples"), ("agent", DEMO / "agent"), ("grpo", DEMO / "grpo")):
         out[name] = root / name
         build(str(src), out[name])
@@ -599,24 +599,45 @@ def test_tinker_page_filters_and_compare(tmp_path, watched):
 
 
 def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
-    """The HTML links the 10 nearest earlier updates; the script puts back the earlier ones it
-    counted and adds the later ones, in order, each carrying the filters."""
-    site = sites["recurring"]
-    open_page(watched, site, "train_iteration_000014.html")
-    wait_js(watched, "!document.querySelector('#g0 .ocut')")
-    links = watched.page.evaluate(
-        "[...document.querySelectorAll('#g0 p.others a.xlink')].map(a => [a.textContent, a.getAttribute('href')])"
-    )
-    assert [t for t, _ in links] == [str(k) for k in range(1, 14)]
-    assert links[0][1] == "train_iteration_000001.html#prompt=p%3A0"
-    text = watched.page.inner_text("#g0 p.others")
-    assert text == "same prompt in updates: " + ", ".join(str(k) for k in range(1, 14))
-    clean(watched, site)
+    """The HTML links the 10 nearest earlier updates and counts the others; the script adds
+    the 10 nearest later ones, and an "all N" button lists every update, each link
+    carrying the filters."""
+    site = sites["recurring"]  # p:0 in every one of updates 1..24
+    page = watched.page
+
+    def links() -> list[str]:
+        return page.evaluate("[...document.querySelectorAll('#g0 p.others a.xlink')].map(a => a.textContent)")
+
     open_page(watched, site, "train_iteration_000012.html")
-    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 13")
-    text = watched.page.inner_text("#g0 p.others")
-    assert text == "same prompt in updates: " + ", ".join(str(k) for k in range(1, 15) if k != 12)
-    watched.page.fill("#f-q", "answer")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 20")
+    assert links() == [str(k) for k in range(2, 12)] + [str(k) for k in range(13, 23)]
+    assert page.text_content("#g0 .ocut") == "1 earlier, "
+    assert page.inner_text("#g0 .oall") == "all 23"
+    page.fill("#f-q", "answer")
     wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
-    assert watched.page.get_attribute("#g0 .others a", "href") == "train_iteration_000001.html#prompt=p%3A0&q=answer"
+    page.click("#g0 .oall")
+    wait_js(watched, "!document.querySelector('#g0 .oall')")
+    assert links() == [str(k) for k in range(1, 25) if k != 12]
+    assert page.inner_text("#g0 p.others") == "same prompt in updates: " + ", ".join(
+        str(k) for k in range(1, 25) if k != 12
+    )
+    assert page.get_attribute("#g0 .others a", "href") == "train_iteration_000001.html#prompt=p%3A0&q=answer"
     clean(watched, site)
+    # few enough to list: no button, nothing counted
+    open_page(watched, site, "train_iteration_000003.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 12")
+    assert links() == ["1", "2"] + [str(k) for k in range(4, 14)]
+    assert page.query_selector("#g0 .ocut") is None
+    assert page.inner_text("#g0 .oall") == "all 23"  # 11 later ones: the farthest wait for the button
+    clean(watched, site)
+    open_page(watched, site, "train_iteration_000020.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 14")
+    assert links() == [str(k) for k in range(10, 20)] + ["21", "22", "23", "24"]
+    clean(watched, site)
+    # a prompt sampled in a few updates: every link at load, no button
+    syn = sites["syn"]
+    watched.requests.clear()  # the recurring site's requests were checked above
+    open_page(watched, syn, "train_iteration_000001.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 2")
+    assert links() == ["2", "3"] and page.query_selector(".oall") is None
+    clean(watched, syn)
