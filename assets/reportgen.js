@@ -263,12 +263,12 @@
       if (!list || !span) return;
       var others = list.filter(function (n) { return n !== here; });
       var later = others.filter(function (n) { return n > here; });
-      var hidden = (span.querySelector(".ocut") ? 1 : 0) + Math.max(0, later.length - NEAREST);
+      var more = span.querySelector(".ocut") !== null || later.length > NEAREST;
       later.slice(0, NEAREST).forEach(function (n) {
         if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
         span.appendChild(link(key, n));
       });
-      if (hidden) {
+      if (more) {
         var all = h("button", "oall", "all " + others.length);
         all.type = "button";
         all.title = "list every update that sampled this prompt";
