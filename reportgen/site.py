@@ -488,6 +488,44 @@ def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
     return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
 
 
+def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: IterationRef) -> _Result | None:
+    """The previous last page of a growing run: its HTML files from the previous site with
+    the "next" links the page template writes (macros of ``_next.html``), its other files
+    linked. None (render it) when a file is missing or not the page our template wrote."""
+    assert job.old_root is not None
+    files = old.get("files", [])
+    if not files or not all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files):
+        return None
+    old_nav = str(nav.next_in_nav(None, "")).encode()
+    new_nav = str(nav.next_in_nav(next_ref, _nav_label(next_ref, job.run.format))).encode()
+    head_end = b"\n</head>"  # the head block ends with the next link (iteration.html)
+    new_head_end = str(nav.next_in_head(next_ref)).encode() + head_end
+    patched: dict[str, bytes] = {}
+    for f in files:
+        if not f.endswith(".html"):
+            continue
+        path = os.path.join(job.old_root, f)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+        # both markers are our own markup: a text of the input reaches a page escaped
+        if data.count(old_nav) != 1 or data.count(head_end) != 1:
+            return None
+        patched[f] = data.replace(head_end, new_head_end, 1).replace(old_nav, new_nav, 1)
+    rest = [f for f in files if f not in patched]
+    if rest and not _reuse(job.old_root, job.root, rest):
+        return None
+    writer = SiteWriter(job.root)
+    for f, data in patched.items():
+        writer.write(f, data)
+    rollouts, groups, trained, reward_mean = old["stats"]
+    return rollouts, groups, trained, reward_mean, len(patched), list(files), key
+
+
 def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
     """Link an unchanged page's files from the previous site; None if it must be rendered."""
     old = _unchanged(job, ref, key)
@@ -496,6 +534,25 @@ def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
     """Everything a page is made of: if it is unchanged, the old page is reused."""
+    keys = _page_keys(job, ref, prev_ref, next_ref)
+    return None if keys is None else keys[0]
+
+
+def _page_keys(
+    job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None
+) -> tuple[str, str] | None:
+    """(the page's key, the key of everything but its "next" link), or None if unknown.
+
+    The second lets the previous last page of a growing run get its new "next" link
+    without being rendered again (see _add_next)."""
+    content = _content_key(job, ref, prev_ref)
+    if content is None:
+        return None
+    nxt = next_ref.page if next_ref else ""
+    return hashlib.sha256(f"{content}\0{nxt}".encode()).hexdigest(), content
+
+
+def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) -> str | None:
     base = getattr(job.reader, "page_key", None)
     if base is None:
         base = _files_key(job.reader)
@@ -510,7 +567,6 @@ def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_
         sorted(ref.headline.items()),
         ref.notes,
         prev_ref.page if prev_ref else None,
-        next_ref.page if next_ref else None,
         earlier,
         job.groups_per_page,
         job.markdown,
@@ -655,11 +711,15 @@ def render_run(
         nonlocal rollouts
         ref = sequences[si][i]
         ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key = res
-        if new_pages is not None and key is not None:
+        both = keys.get((si, i))
+        if new_pages is not None and key is not None and both is not None:
+            nxt = neighbours(si, i)[1]
             new_pages[ref.page] = {
                 "key": key,
                 "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean],
                 "files": files,
+                "content": both[1],  # everything but the "next" link (see _add_next)
+                "next": nxt.page if nxt else None,
             }
         rollouts += ref.rollouts
         writer.count += pages
@@ -681,25 +741,42 @@ def render_run(
     # few thousand allocations costs more than the rendering itself
     thresholds = gc.get_threshold()
     gc.set_threshold(200_000, 50, 100)
+    keys: dict[tuple[int, int], tuple[str, str] | None] = {}
+    if new_pages is not None or (old_root is not None and old_pages):
+        keys = {(si, i): _page_keys(job, sequences[si][i], *neighbours(si, i)) for si, i in tasks}
     pending = tasks
     unchanged: list[tuple[int, int, str, dict[str, Any]]] = []
+    extended: list[tuple[int, int, str, dict[str, Any], IterationRef]] = []
     if old_root is not None and old_pages:
         # only the pages whose key changed go to the workers; the others are linked from
-        # the previous site while the workers render
+        # the previous site while the workers render, and the previous last page, whose
+        # only change is its new "next" link, gets that link in its old HTML
         pending = []
         for si, i in tasks:
             ref = sequences[si][i]
-            key = _page_key(job, ref, *neighbours(si, i))
-            old = _unchanged(job, ref, key)
-            if old is None or key is None:
-                pending.append((si, i))
-            else:
-                unchanged.append((si, i, key, old))
+            both = keys[(si, i)]
+            old = old_pages.get(ref.page)
+            if both is not None and old is not None:
+                if old.get("key") == both[0]:
+                    unchanged.append((si, i, both[0], old))
+                    continue
+                nxt = neighbours(si, i)[1]
+                if nxt is not None and old.get("next") is None and old.get("content") == both[1]:
+                    extended.append((si, i, both[0], old, nxt))
+                    continue
+            pending.append((si, i))
 
     def link_unchanged() -> list[tuple[int, int]]:
-        gone = []  # pages whose old files are missing: rendered after all
+        gone = []  # pages whose old files are missing (or unlike ours): rendered after all
         for si, i, key, old in unchanged:
             res = _link_unchanged(job, key, old)
+            if res is None:
+                gone.append((si, i))
+            else:
+                arrived(si, i, res)
+        nav = env.get_template("_next.html").module if extended else None
+        for si, i, key, old, nxt in extended:
+            res = _add_next(job, nav, key, old, nxt)
             if res is None:
                 gone.append((si, i))
             else:

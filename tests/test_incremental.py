@@ -222,3 +222,45 @@ def test_unchanged_page_whose_files_are_gone_is_rendered_again(tmp_path):
     full = tmp_path / "full"
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
+
+
+def test_previous_last_page_gets_its_next_link_without_being_rendered(tmp_path, monkeypatch):
+    """When the run grows, the old last page changes only by its "next" links: its HTML is
+    taken from the previous site with the links the template writes, not rendered again;
+    an old page that is not what our template wrote is rendered instead."""
+    import reportgen.site as site_mod
+
+    rendered: list[int] = []
+    real = site_mod._render_iteration
+
+    def spy(job, env, ref, prev_ref, next_ref):
+        rendered.append(ref.number)
+        return real(job, env, ref, prev_ref, next_ref)
+
+    monkeypatch.setattr(site_mod, "_render_iteration", spy)
+    lines = (demo_dir() / "grpo" / "observe.jsonl").read_bytes().splitlines(keepends=True)
+    # the run wrote its update 16 (its page complete), then goes on
+    cut = next(k for k, line in enumerate(lines) if b'"type":"update"' in line and b'"update":16,' in line) + 1
+    for tamper in (False, True):
+        src = tmp_path / str(tamper) / "run"
+        src.mkdir(parents=True)
+        (src / "observe.jsonl").write_bytes(b"".join(lines[:cut]))
+        rest = b"".join(lines[cut:])
+        site = tmp_path / str(tamper) / "site"
+        build(str(src), site, BuildOptions(jobs=1))
+        last = max(int(p.stem.split("_")[2]) for p in site.glob("train_iteration_*.html"))
+        page = site / f"train_iteration_{last:06d}.html"
+        assert "last →" in page.read_text() and 'rel="next"' not in page.read_text()
+        if tamper:
+            page.write_text(page.read_text().replace("last →", "last"))
+        with open(src / "observe.jsonl", "ab") as f:
+            f.write(rest)
+        rendered.clear()
+        build(str(src), site, BuildOptions(jobs=1))
+        assert rendered and (last in rendered) == tamper, rendered
+        assert all(n > last for n in rendered if n != last)
+        full = tmp_path / str(tamper) / "full"
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        assert snapshot(site) == snapshot(full)
+        text = page.read_text()
+        assert text.count('rel="next"') == 2 and "last →" not in text

@@ -8,10 +8,20 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
+    l_0_next_in_head = l_0_next_in_nav = missing
     pass
     parent_template = environment.get_template('base.html', 'iteration.html')
     for name, parent_block in parent_template.blocks.items():
         context.blocks.setdefault(name, []).append(parent_block)
+    included_template = environment.get_template('_next.html', 'iteration.html')._get_default_module(context)
+    l_0_next_in_head = getattr(included_template, 'next_in_head', missing)
+    if l_0_next_in_head is missing:
+        l_0_next_in_head = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'iteration.html') does not export the requested name 'next_in_head'", name='next_in_head')
+    l_0_next_in_nav = getattr(included_template, 'next_in_nav', missing)
+    if l_0_next_in_nav is missing:
+        l_0_next_in_nav = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'iteration.html') does not export the requested name 'next_in_nav'", name='next_in_nav')
+    context.vars.update({'next_in_head': l_0_next_in_head, 'next_in_nav': l_0_next_in_nav})
+    context.exported_vars.difference_update(('next_in_head', 'next_in_nav'))
     yield from parent_template.root_render_func(context)
 
 def block_title(context, missing=missing):
@@ -39,6 +49,7 @@ def block_head(context, missing=missing):
     l_0_prompt_links = resolve('prompt_links')
     l_0_markdown = resolve('markdown')
     l_0_prev = resolve('prev')
+    l_0_next_in_head = resolve('next_in_head')
     l_0_next = resolve('next')
     pass
     yield '\n<link rel="stylesheet" href="'
@@ -62,12 +73,7 @@ def block_head(context, missing=missing):
         yield escape(environment.getattr((undefined(name='prev') if l_0_prev is missing else l_0_prev), 'page'))
         yield '">'
     yield '\n'
-    if (undefined(name='next') if l_0_next is missing else l_0_next):
-        pass
-        yield '<link rel="next" href="'
-        yield escape(environment.getattr((undefined(name='next') if l_0_next is missing else l_0_next), 'page'))
-        yield '">'
-    yield '\n'
+    yield escape(context.call((undefined(name='next_in_head') if l_0_next_in_head is missing else l_0_next_in_head), (undefined(name='next') if l_0_next is missing else l_0_next), _block_vars=_block_vars))
 
 def block_body_class(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -101,6 +107,7 @@ def block_actions(context, missing=missing):
     _block_vars = {}
     l_0_prev = resolve('prev')
     l_0_prev_label = resolve('prev_label')
+    l_0_next_in_nav = resolve('next_in_nav')
     l_0_next = resolve('next')
     l_0_next_label = resolve('next_label')
     pass
@@ -116,16 +123,7 @@ def block_actions(context, missing=missing):
         pass
         yield '<span class="disabled">← first</span>'
     yield '\n<a href="index.html">all iterations</a>\n'
-    if (undefined(name='next') if l_0_next is missing else l_0_next):
-        pass
-        yield '<a id="nav-next" rel="next" href="'
-        yield escape(environment.getattr((undefined(name='next') if l_0_next is missing else l_0_next), 'page'))
-        yield '" title="next (j)">'
-        yield escape((undefined(name='next_label') if l_0_next_label is missing else l_0_next_label))
-        yield ' →</a>'
-    else:
-        pass
-        yield '<span class="disabled">last →</span>'
+    yield escape(context.call((undefined(name='next_in_nav') if l_0_next_in_nav is missing else l_0_next_in_nav), (undefined(name='next') if l_0_next is missing else l_0_next), (undefined(name='next_label') if l_0_next_label is missing else l_0_next_label), _block_vars=_block_vars))
     yield '\n</nav>\n'
 
 def block_main(context, missing=missing):
@@ -366,4 +364,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=12&2=17&3=31&4=45&5=47&6=53&7=59&8=65&10=72&11=82&12=95&14=108&16=119&19=131&20=171&22=195&24=197&25=203&26=207&27=213&28=221&29=229&31=231&33=234&36=246&37=254&40=262&42=265&43=271&47=290&53=293&54=307&55=321&59=335&61=339&66=343&77=348&82=350&88=352&89=354&92=356&82=359'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=169&22=193&24=195&25=201&26=205&27=211&28=219&29=227&31=229&33=232&36=244&37=252&40=260&42=263&43=269&47=288&53=291&54=305&55=319&59=333&61=337&66=341&77=346&82=348&88=350&89=352&92=354&82=357'
