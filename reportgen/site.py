@@ -374,7 +374,6 @@ class _Job:
     common: dict[str, Any]
     groups_per_page: int
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
-    old_pages: dict[str, Any] = field(default_factory=dict)
     markdown: bool = True
     by_update: dict[int, list[str]] | None = None  # see _prompts_by_update
     earlier: dict[int, str] | None = None  # see _earlier_prompts
@@ -403,10 +402,7 @@ def _render_iteration(
     """Load and render one iteration; returns (rollouts, groups, trained, reward_mean, pages)."""
     run = job.run
     writer = SiteWriter(job.root)
-    key = _page_key(job, ref, prev_ref, next_ref)
-    reused = _try_reuse(job, ref, key)
-    if reused is not None:
-        return reused
+    key = _page_key(job, ref, prev_ref, next_ref)  # (render_run linked the unchanged pages)
     page_tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
     it = job.reader.load(ref)
     first = ref.page
@@ -470,14 +466,6 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
     return job.earlier
 
 
-def _unchanged(job: _Job, ref: IterationRef, key: str | None) -> dict[str, Any] | None:
-    """The previous site's record of a page whose key is unchanged, or None."""
-    old = job.old_pages.get(ref.page)
-    if key is not None and old is not None and old.get("key") == key and job.old_root is not None:
-        return old
-    return None
-
-
 def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
     """Link an unchanged page's files from the previous site; None if it must be rendered."""
     assert job.old_root is not None
@@ -524,12 +512,6 @@ def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: Iter
         writer.write(f, data)
     rollouts, groups, trained, reward_mean = old["stats"]
     return rollouts, groups, trained, reward_mean, len(patched), list(files), key
-
-
-def _try_reuse(job: _Job, ref: IterationRef, key: str | None) -> _Result | None:
-    """Link an unchanged page's files from the previous site; None if it must be rendered."""
-    old = _unchanged(job, ref, key)
-    return None if old is None or key is None else _link_unchanged(job, key, old)
 
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
@@ -703,7 +685,7 @@ def render_run(
     sequences = _sequences(run)
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
-    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, old_pages or {}, markdown)
+    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown)
     rollouts = 0
     done = 0
 
@@ -766,7 +748,7 @@ def render_run(
                     continue
             pending.append((si, i))
 
-    def link_unchanged() -> list[tuple[int, int]]:
+    def from_previous_site() -> list[tuple[int, int]]:
         gone = []  # pages whose old files are missing (or unlike ours): rendered after all
         for si, i, key, old in unchanged:
             res = _link_unchanged(job, key, old)
@@ -808,7 +790,7 @@ def render_run(
             ctx_mp = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=min(jobs, len(pending)), mp_context=ctx_mp) as pool:
                 rendered = pool.map(_worker_task, pending, chunksize=1)  # submitted now
-                gone = link_unchanged()
+                gone = from_previous_site()
                 chart_out = run_files()
                 for si, i, res in rendered:
                     arrived(si, i, res)
@@ -816,7 +798,7 @@ def render_run(
             _JOB = None
             _WORKER_ENV = None
     else:
-        gone = link_unchanged()
+        gone = from_previous_site()
         for si, i in pending:
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
         chart_out = run_files()
