@@ -264,3 +264,41 @@ def test_previous_last_page_gets_its_next_link_without_being_rendered(tmp_path, 
         assert snapshot(site) == snapshot(full)
         text = page.read_text()
         assert text.count('rel="next"') == 2 and "last →" not in text
+
+
+def test_workers_fit_the_memory_budget(monkeypatch):
+    """A worker holds its iteration: an export of a few huge updates gets fewer workers,
+    so that the build's processes stay within MEMORY_BUDGET; readers that cannot say how
+    much an iteration reads, and small iterations, keep the workers asked for."""
+    import reportgen.site as site_mod
+    from reportgen.model import IterationRef
+
+    class Sized:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def input_bytes(self, ref: IterationRef) -> int:
+            return self.n if ref.number == 2 else 1000
+
+    refs = [IterationRef("train", k) for k in (1, 2, 3)]
+    monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)
+    assert site_mod.workers_for_memory(Sized(14 << 20), refs, 4) == 3  # (400 - 60) // (40 + 70)
+    assert site_mod.workers_for_memory(Sized(1 << 20), refs, 4) == 4
+    assert site_mod.workers_for_memory(Sized(1 << 30), refs, 4) == 1
+    assert site_mod.workers_for_memory(object(), refs, 4) == 4
+    assert site_mod.workers_for_memory(Sized(14 << 20), [], 4) == 4
+
+
+def test_observe_input_bytes_cover_what_load_reads(tmp_path):
+    from reportgen.sources.detect import open_source
+
+    src = demo_dir() / "grpo" / "observe.jsonl"
+    reader = open_source(str(src))
+    run = reader.scan()
+    sizes = [reader.input_bytes(ref) for ref in run.iterations]
+    # the updates without texts (the demo logs texts every other update) read nothing
+    assert [s > 0 for s in sizes] == [ref.has_texts for ref in run.iterations]
+    assert sum(sizes) < src.stat().st_size
+    # an iteration's rollout batches are most of what it reads
+    texts = sum(len(g.members) for g in reader.load(run.iterations[-1]).groups)
+    assert texts and sizes[-1] > 100 * texts

@@ -10,6 +10,10 @@ A reader never renders.  Every reader offers:
   input, so memory is bounded by the largest iteration.
 * ``logtree_bytes(ref) -> bytes | None``: an existing logtree JSON to copy
   beside the page as is (tinker), or None when the views must export one.
+
+Optional: ``page_key(ref)`` (a hash of what the page is made of, for incremental
+builds) and ``input_bytes(ref)`` (the bytes load(ref) reads, which bounds the number of
+render workers, see ``site.workers_for_memory``).
 """
 
 from __future__ import annotations

@@ -722,6 +722,11 @@ class ObserveReader:
         self.resumed_scan = True
         return True
 
+    def input_bytes(self, ref: IterationRef) -> int:
+        """How many bytes of the export load(ref) reads: what a worker's memory follows."""
+        u = self._updates[ref.locator]
+        return sum(b - a for a, b in u.rollout_spans) + sum(b - a for a, b in u.side_spans)
+
     def page_key(self, ref: IterationRef) -> str:
         """A hash of everything an update's page is made of, as far as the index knows."""
         seg, n = ref.locator
