@@ -122,7 +122,9 @@ def test_error_while_rendering_leaves_the_previous_site(site, monkeypatch):
 
 
 SLOW_BUILD = """
-import sys, time
+import signal, sys, time
+# a shell that starts the suite in the background makes its children ignore SIGINT
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import reportgen.site as s
 orig = s.SiteWriter.write
 def slow(self, name, data):
