@@ -250,8 +250,7 @@
       a.setAttribute("href", "train_iteration_" + ("00000" + n).slice(-6) + ".html#prompt=" + encodeURIComponent(key));
       return a;
     }
-    function fill(span, key, numbers) {
-      span.textContent = "";
+    function add(span, key, numbers) {
       numbers.forEach(function (n) {
         if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
         span.appendChild(link(key, n));
@@ -264,16 +263,14 @@
       var others = list.filter(function (n) { return n !== here; });
       var later = others.filter(function (n) { return n > here; });
       var more = span.querySelector(".ocut") !== null || later.length > NEAREST;
-      later.slice(0, NEAREST).forEach(function (n) {
-        if (span.childNodes.length) span.appendChild(document.createTextNode(", "));
-        span.appendChild(link(key, n));
-      });
+      add(span, key, later.slice(0, NEAREST));
       if (more) {
         var all = h("button", "oall", "all " + others.length);
         all.type = "button";
         all.title = "list every update that sampled this prompt";
         all.addEventListener("click", function () {
-          fill(span, key, others);
+          span.textContent = "";
+          add(span, key, others);
           all.remove();
           carry();
         });

@@ -471,6 +471,11 @@ def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
     assert job.old_root is not None
     if not _reuse(job.old_root, job.root, old.get("files", [])):
         return None
+    return _old_result(old, key)
+
+
+def _old_result(old: dict[str, Any], key: str) -> _Result:
+    """A page taken from the previous site: the statistics its state record kept."""
     rollouts, groups, trained, reward_mean = old["stats"]
     files = list(old["files"])
     return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
@@ -482,7 +487,7 @@ def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: Iter
     linked. None (render it) when a file is missing or not the page our template wrote."""
     assert job.old_root is not None
     files = old.get("files", [])
-    if not files or not all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files):
+    if not _flat_names(files):
         return None
     old_nav = str(nav.next_in_nav(None, "")).encode()
     new_nav = str(nav.next_in_nav(next_ref, _nav_label(next_ref, job.run.format))).encode()
@@ -510,8 +515,7 @@ def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: Iter
     writer = SiteWriter(job.root)
     for f, data in patched.items():
         writer.write(f, data)
-    rollouts, groups, trained, reward_mean = old["stats"]
-    return rollouts, groups, trained, reward_mean, len(patched), list(files), key
+    return _old_result(old, key)
 
 
 def _page_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None) -> str | None:
@@ -560,6 +564,13 @@ def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) ->
 _FLAT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
+def _flat_names(files: Any) -> bool:
+    """Names from the state file: flat names of ours only, never a path out of either folder."""
+    return (
+        bool(files) and isinstance(files, list) and all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files)
+    )
+
+
 def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
     """For readers whose locators name files (tinker): a key from their names and sizes."""
     storage = getattr(reader, "storage", None)
@@ -582,8 +593,7 @@ def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
 
 def _reuse(old_root: Path, new_root: Path, files: list[str]) -> bool:
     """Hard-link (or copy) a page's files from the previous site."""
-    # names from the state file: flat names of ours only, never a path out of either folder
-    if not files or not all(isinstance(f, str) and _FLAT_NAME.fullmatch(f) for f in files):
+    if not _flat_names(files):
         return False
     # plain strings and one lstat a file (a regular file, not a symlink): a run of thousands
     # of small pages links tens of thousands of files on every rebuild
