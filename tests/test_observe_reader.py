@@ -421,7 +421,7 @@ def _ppo(directory: Path) -> Path:
 @pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed", "ppo"])
 def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     """Lines parsed by worker processes, in small or large ranges (where workers summarize complete
-    batches), give the same index, warnings and notes as one serial pass."""
+    batches) read in pieces, give the same index, warnings and notes as one serial pass."""
     import reportgen.sources.observe as observe
 
     from .hostile import write_observe
@@ -439,6 +439,7 @@ def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     serial = _scan_everything(d, 1)
     monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
     monkeypatch.setattr(observe, "_CHUNK", chunk)  # ranges that start and end inside lines
+    monkeypatch.setattr(observe, "_RANGE_PIECE", 331)  # and a worker's pieces too
     parallel = _scan_everything(d, 3)
     assert parallel == serial
 

@@ -128,6 +128,7 @@ _UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
 _BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL, _BATCH = range(8)
 _RUN = "\x00rollouts"  # the kind of a run of consecutive rollouts of one update, summarized by a worker
 _PARALLEL_MIN = 32 << 20  # below this, forking workers costs more than it saves
+_RANGE_PIECE = 1 << 20  # a scan worker reads its range this much at a time
 
 
 def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
@@ -247,11 +248,18 @@ def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int
                 f.readline()
                 start = f.tell()
         f.seek(start)
-        want = b - start
-        data = f.read(want) if want > 0 else b""
-        if want > 0 and len(data) == want and not data.endswith(b"\n"):
-            data += f.readline()  # finish the line that crosses b
-    rest = _classify_lines(data, out)
+        # read in pieces: a worker then holds a piece and the range's slim records, not
+        # the range's bytes and their lines too (8 MiB or more each)
+        left = b - start
+        rest = b""
+        while left > 0:
+            piece = f.read(min(_RANGE_PIECE, left))
+            if not piece:
+                break  # the file ends early: the rest is a torn tail
+            left -= len(piece)
+            rest = _classify_lines(rest + piece, out)
+        if left <= 0 and rest:
+            rest = _classify_lines(rest + f.readline(), out)  # finish the line that crosses b
     out = _summarize_batches(out)
     if rest:
         out.append((len(rest), _TAIL, None))
