@@ -129,8 +129,8 @@ def main() -> None:
     type=click.IntRange(min=0),
     default=0,
     help="Worker processes parsing a large observe export and rendering pages, or building the runs of a "
-    "sweep (0: one per usable core, at most 4; fewer render workers when an update is so large that N "
-    "would hold more than 400 MiB). The output does not depend on it.",
+    "sweep (0: one per usable core, at most 8; at most 4 runs of a sweep at once, and fewer render "
+    "workers when an update is so large that N would hold more than 400 MiB). The output does not depend on it.",
 )
 @click.option(
     "--markdown",

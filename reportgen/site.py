@@ -638,21 +638,30 @@ def _sequences(run: Run) -> list[list[IterationRef]]:
 
 # the build's memory goal (issue 6: 400 MiB for a 200 MiB export), for all its processes
 MEMORY_BUDGET = 400 << 20
-# the RSS of one render worker, measured on the benchmarks: about 40 MiB plus 5 bytes for
-# every byte of input its largest iteration reads (0.85 MiB -> 44 MiB, 14 MiB -> 110 MiB)
+# the RSS of one render worker: every page of the main process at the fork (the
+# run's index: shared, but counted again in the worker's RSS), its own 10 MiB, and 5
+# bytes for every byte of input its largest iteration reads; never below 40 MiB.
+# Measured with 8 workers on six shapes of 190 MiB exports (docs/architecture.md, "Memory").
 _WORKER_BASE = 40 << 20
+_WORKER_OWN = 10 << 20
 _WORKER_PER_INPUT_BYTE = 5
+# what the main process grows by while the workers render: the chart files, about 200
+# bytes a metric value (53 MiB for 6,517 updates of 49 metrics)
+_CHART_BYTES_PER_VALUE = 200
 
 
-def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int) -> int:
-    """At most ``jobs`` workers, and no more than fit MEMORY_BUDGET beside this process:
-    an export of a few huge updates (16,384 rollouts each) gets 3 workers of 110 MiB, not 4."""
+def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int, main_growth: int = 0) -> int:
+    """At most ``jobs`` workers, and no more than fit MEMORY_BUDGET with this process,
+    RSS summed over the processes (``main_growth``: what this process will add while
+    they run). 7 workers on a 190 MiB GRPO export, 4 on one of 6,859 small updates, 2
+    on one of a few huge updates (16,384 rollouts each)."""
     size = getattr(reader, "input_bytes", None)
     if size is None or not refs or jobs <= 1:
         return jobs
     largest = max(size(r) for r in refs)
-    per_worker = _WORKER_BASE + _WORKER_PER_INPUT_BYTE * largest
-    return max(1, min(jobs, (MEMORY_BUDGET - _rss()) // per_worker))
+    main = _rss()
+    per_worker = max(_WORKER_BASE, main + _WORKER_OWN + _WORKER_PER_INPUT_BYTE * largest)
+    return max(1, min(jobs, (MEMORY_BUDGET - main - main_growth) // per_worker))
 
 
 def _rss() -> int:
@@ -681,12 +690,15 @@ def usable_cpus() -> int:
 
 
 def default_jobs() -> int:
-    """Worker processes used when the user does not say: one per usable core, at most 4.
+    """Worker processes used when the user does not say: one per usable core, at most MAX_JOBS.
 
-    Each worker holds one iteration: on the 190 MiB benchmark the build's processes
-    together peak at 153 MiB of RSS with 2 workers and 417 MiB with 8 (327 MiB PSS),
-    so 4 keeps a whole build within 400 MiB."""
-    return min(4, usable_cpus())
+    Render workers are bounded by memory besides (``workers_for_memory``). On the 190 MiB
+    benchmark, a build with 8 workers peaks at 332 MiB of RSS summed over its processes
+    (166 MiB PSS); with 2 workers, at 153 MiB."""
+    return min(MAX_JOBS, usable_cpus())
+
+
+MAX_JOBS = 8
 
 
 def render_run(
@@ -825,7 +837,12 @@ def render_run(
         _JOB = job
         try:
             ctx_mp = multiprocessing.get_context("fork")
-            workers = workers_for_memory(reader, [sequences[si][i] for si, i in pending], min(jobs, len(pending)))
+            workers = workers_for_memory(
+                reader,
+                [sequences[si][i] for si, i in pending],
+                min(jobs, len(pending)),
+                _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
+            )
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp) as pool:
                 rendered = pool.map(_worker_task, pending, chunksize=1)  # submitted now
                 gone = from_previous_site()

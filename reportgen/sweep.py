@@ -426,6 +426,11 @@ def _build_one(
     return True, res.summary(), list(res.warnings), (res.updates, res.rollouts, res.pages)
 
 
+# runs built at once: each build holds its run's whole index (about 75 MiB for a 190 MiB
+# export), so 4 keep a sweep within 400 MiB whatever the number of cores
+SWEEP_JOBS = 4
+
+
 def build_sweep(
     plan: SweepPlan,
     out: Path,
@@ -471,7 +476,7 @@ def build_sweep(
         if jobs > 1 and len(plan.runs) > 1:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with ProcessPoolExecutor(max_workers=min(jobs, len(plan.runs)), mp_context=ctx) as pool:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(plan.runs), SWEEP_JOBS), mp_context=ctx) as pool:
                 futures: list[Future[Any]] = [
                     pool.submit(_build_one, src, o, opt, str(out / n))
                     for (n, src), o, opt in zip(plan.runs, outs, run_opts)

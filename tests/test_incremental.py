@@ -84,7 +84,7 @@ def test_default_jobs_follow_the_cgroup_quota(monkeypatch):
     monkeypatch.setattr(site.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     if not Path("/sys/fs/cgroup/cpu.max").exists():
         assert site.usable_cpus() == 64
-        assert site.default_jobs() == 4
+        assert site.default_jobs() == site.MAX_JOBS == 8
 
 
 def _linked_run(directory: Path, first: str) -> Path:
@@ -282,8 +282,16 @@ def test_workers_fit_the_memory_budget(monkeypatch):
 
     refs = [IterationRef("train", k) for k in (1, 2, 3)]
     monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)
-    assert site_mod.workers_for_memory(Sized(14 << 20), refs, 4) == 3  # (400 - 60) // (40 + 70)
-    assert site_mod.workers_for_memory(Sized(1 << 20), refs, 4) == 4
+    # (400 - 60) // (60 + 10 + 5 * 14): a worker counts the main process's pages again
+    assert site_mod.workers_for_memory(Sized(14 << 20), refs, 4) == 2
+    assert site_mod.workers_for_memory(Sized(1 << 20), refs, 4) == 4  # 340 // 75
+    assert site_mod.workers_for_memory(Sized(1 << 20), refs, 8) == 4
+    assert site_mod.workers_for_memory(Sized(1000), refs, 8) == 4  # 340 // 70
+    # what the main process adds while the workers run (the chart files) counts too
+    assert site_mod.workers_for_memory(Sized(1000), refs, 8, 120 << 20) == 3  # 220 // 70
+    monkeypatch.setattr(site_mod, "_rss", lambda: 20 << 20)
+    assert site_mod.workers_for_memory(Sized(1000), refs, 16) == 9  # 380 // 40, the floor
+    monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)
     assert site_mod.workers_for_memory(Sized(1 << 30), refs, 4) == 1
     assert site_mod.workers_for_memory(object(), refs, 4) == 4
     assert site_mod.workers_for_memory(Sized(14 << 20), [], 4) == 4
