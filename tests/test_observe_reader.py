@@ -439,6 +439,7 @@ def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     serial = _scan_everything(d, 1)
     monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
     monkeypatch.setattr(observe, "_CHUNK", chunk)  # ranges that start and end inside lines
+    monkeypatch.setattr(observe, "_MIN_RANGE", chunk)
     monkeypatch.setattr(observe, "_RANGE_PIECE", 331)  # and a worker's pieces too
     parallel = _scan_everything(d, 3)
     assert parallel == serial
@@ -471,6 +472,7 @@ def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):
     (tmp_path / "observe.jsonl").write_bytes(data)
     monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
     monkeypatch.setattr(observe, "_CHUNK", 512)
+    monkeypatch.setattr(observe, "_MIN_RANGE", 512)
     with pytest.raises(InputError) as e:
         ObserveReader(Storage(str(tmp_path))).scan(jobs=2)
     assert e.value.line == data.count(b"\n")

@@ -127,7 +127,10 @@ _UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
 # line codes of the classifier
 _BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL, _BATCH = range(8)
 _RUN = "\x00rollouts"  # the kind of a run of consecutive rollouts of one update, summarized by a worker
-_PARALLEL_MIN = 32 << 20  # below this, forking workers costs more than it saves
+# below this, forking workers costs more than it saves; a rebuild's scan of the 5% a run
+# appended is above it (9.7 MiB of the 190 MiB benchmark: 0.116 s serial, 0.092 s with 2 workers)
+_PARALLEL_MIN = 4 << 20
+_MIN_RANGE = 2 << 20  # the least a scan worker is given
 _RANGE_PIECE = 1 << 20  # a scan worker reads its range this much at a time
 
 
@@ -615,10 +618,13 @@ class ObserveReader:
                 yield from _classify_stream(f, offset)
             return
         path = self.storage.local_path(self.file)
-        step = max(_CHUNK, -(-(size - offset) // (jobs * 8)))
+        left = size - offset
+        # ranges of 8 MiB (fewer batches cut at their ends, which this process assembles line by
+        # line), or one per worker for a rebuild's few MiB, or more for a file too large for 8 MiB
+        step = max(_MIN_RANGE, min(_CHUNK, -(-left // jobs)), -(-left // (jobs * 8)))
         bounds = [(a, min(a + step, size)) for a in range(offset, size, step)]
         ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(bounds)), mp_context=ctx) as pool:
             results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
             for part in results:
                 yield from part
