@@ -885,9 +885,8 @@ class ObserveReader:
             self._changed = True  # the file shrank since the scan (a resume cut its tail)
         return data
 
-    def _records(self, span: tuple[int, int], starts: list[int] | None = None) -> list[dict[str, Any]]:
-        """The records of a span; with ``starts``, their offsets are appended to it."""
-        out = []
+    def _iter_records(self, span: tuple[int, int]) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(start offset, record) of every record of a span, each as soon as it is parsed."""
         loads = orjson.loads
         pos = span[0]
         first = True
@@ -908,10 +907,11 @@ class ObserveReader:
                     continue
             first = False
             if type(rec) is dict:
-                out.append(rec)
-                if starts is not None:
-                    starts.append(start)
-        return out
+                yield start, rec
+
+    def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
+        """The records of a span."""
+        return [rec for _start, rec in self._iter_records(span)]
 
     def close(self) -> None:
         """Close the file handle kept open by load()."""
@@ -934,26 +934,6 @@ class ObserveReader:
             self._batch_prompts = {}
 
     def _load(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Iteration:
-        rollouts: dict[tuple[int | None, int], dict[str, Any]] = {}
-        batch_prompts = self._batch_prompts = {}
-        for span in u.rollout_spans:
-            starts: list[int] = []
-            records = self._records(span, starts)
-            for rec, start in zip(records, starts):
-                get = rec.get
-                if get("type") != "rollout" or get("update") != n or get("segment") != seg:
-                    # a prompt written in the update's own batch (PPO: a prompt per rollout)
-                    # is used as parsed here, if it is the record the scan found for its key
-                    if get("type") == "prompt":
-                        batch_prompts[start] = rec
-                    continue
-                member = get("member")
-                if type(member) is not int:
-                    member = int_or_none(member)
-                    if member is None:
-                        continue
-                group = get("group")
-                rollouts[(group if type(group) is int else int_or_none(group), member)] = rec
         selection: dict[tuple[int | None, int], dict[str, Any]] = {}
         outcome: dict[tuple[int | None, int], bool] = {}
         for span in u.side_spans:
@@ -978,17 +958,39 @@ class ObserveReader:
                         t = e.get("trained")
                         if t is True or t is False:
                             outcome[k] = t
+        # each rollout becomes a Member as soon as it is parsed, while its record is still in
+        # the CPU's cache (parsing a whole span first and then reading its records again cost
+        # a fifth more); the last record of a (group, member) wins, as the writer's reader does
+        rollouts: dict[tuple[int | None, int], tuple[Member, Any]] = {}
+        batch_prompts = self._batch_prompts = {}
+        sel = selection.get if selection else None
+        out = outcome.get
+        for span in u.rollout_spans:
+            for start, rec in self._iter_records(span):
+                get = rec.get
+                if get("type") != "rollout" or get("update") != n or get("segment") != seg:
+                    # a prompt written in the update's own batch (PPO: a prompt per rollout)
+                    # is used as parsed here, if it is the record the scan found for its key
+                    if get("type") == "prompt":
+                        batch_prompts[start] = rec
+                    continue
+                member = get("member")
+                if type(member) is not int:
+                    member = int_or_none(member)
+                    if member is None:
+                        continue
+                group = get("group")
+                gm = (group if type(group) is int else int_or_none(group), member)
+                rollouts[gm] = (_member(rec, sel(gm) if sel else None, out(gm)), get("prompt"))
         prompts: dict[str, Prompt] = {}
         warnings: list[str] = []
         groups: dict[int | None, list[Member]] = {}
-        for gm, rec in rollouts.items():
-            key = rec.get("prompt")
+        for gm, (mem, key) in rollouts.items():
             if type(key) is not str:
                 key = ""
             prompt = prompts.get(key)
             if prompt is None:
                 prompt = prompts[key] = self._prompt(seg, key)
-            mem = _member(rec, selection.get(gm) if selection else None, outcome.get(gm))
             mem.prompt = prompt
             group_list = groups.get(gm[0])
             if group_list is None:
