@@ -386,9 +386,12 @@ _GROUPS_MARK = Markup(f"<!--rg-groups-{uuid.uuid4().hex}-->")
 def page_bytes(text: str) -> bytes:
     """A page's text as written: NUL (a parse error in HTML) as the U+FFFD a browser shows, a lone
     surrogate (from an undecodable file name) as "?"."""
-    if "\x00" in text:  # rare: test before copying megabytes
-        text = text.replace("\x00", "\ufffd")
-    return text.encode("utf-8", "replace")
+    data = text.encode("utf-8", "replace")
+    # NUL is the only character whose UTF-8 holds a zero byte: a memchr on the bytes, not a
+    # scan of a wide string
+    if b"\x00" in data:
+        data = data.replace(b"\x00", "\ufffd".encode())
+    return data
 
 
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers

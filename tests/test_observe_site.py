@@ -151,6 +151,33 @@ def test_hostile_text_is_escaped(tmp_path):
     assert evil in text
 
 
+def test_groups_markup_of_ascii_texts_is_ascii(tmp_path):
+    """Our own marks in folds, previews and compact lines (⏎ … →) are character references:
+    a page's groups markup stays ASCII when its texts are (a plain copy when encoded), and
+    the reader sees the same characters."""
+    long = "\n".join(f"line {i}" for i in range(40))
+    conv = [
+        {"role": "assistant", "content": "x", "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}]},
+        {"role": "tool", "content": "y", "tool_call_id": "c1"},
+    ]
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q" * 300),
+        o.rollout(1, 0, 0, long),
+        o.rollout(1, 0, 1, None, messages=conv),
+    )
+    o.batch(o.update(1))
+    out = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), out)
+    raw = (out / "train_iteration_000001.html").read_bytes()
+    groups = raw[raw.index(b'<section class="groups"') : raw.index(b'<p id="rg-none"')]
+    assert groups.isascii()
+    s = soup(out / "train_iteration_000001.html")
+    assert s.select_one("details.fold summary").get_text().startswith("line 0 \u23ce line 1 (40 lines)")
+    assert s.select_one("p.preview").get_text().endswith("\u2026")
+    assert s.select_one("p.compact").get_text() == "assistant[f] \u2192 tool(f)"
+
+
 def test_cut_text_is_shown_as_cut(tmp_path):
     o = Obs().run()
     o.batch(o.prompt(), o.rollout(1, 0, 0, "Let me compute…[+92 chars]"))

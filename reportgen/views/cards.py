@@ -21,7 +21,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..model import Group, Member, Prompt
-from .html import esc, esc_content, esc_str
+from .html import esc, esc_content, esc_marks, esc_str
 from .iteration import (
     MessageView,
     PromptView,
@@ -61,7 +61,7 @@ def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None
 
 def _textview(w: Callable[[str], Any], tv: TextView, cls: str = "text") -> None:
     if tv.folded:
-        w(f'<details class="fold"><summary>{esc(tv.summary)}</summary>')
+        w(f'<details class="fold"><summary>{esc_marks(tv.summary)}</summary>')
         _dual(w, tv.text, tv.md, cls)
         w("</details>")
     else:
@@ -190,7 +190,7 @@ def _prompt_block(w: Callable[[str], Any], pv: PromptView | None) -> None:
         return
     w(f'<details class="prompt" open><summary>Prompt <code class="pkey">{esc(pv.key)}</code></summary>')
     for mv in pv.system:
-        w(f'<details class="system"><summary>system: {esc(mv.text.summary)}</summary>')
+        w(f'<details class="system"><summary>system: {esc_marks(mv.text.summary)}</summary>')
         _dual(w, mv.text.text, mv.text.md)
         w("</details>")
     for mv in pv.messages:
@@ -401,7 +401,7 @@ def _group(
         w('<span class="chip unknown">no logtree text</span>\n')
     preview = _prompt_preview(g.prompt or (members[0].prompt if members else None))
     if preview:
-        w(f'<p class="preview">{esc(preview)}</p>\n')
+        w(f'<p class="preview">{esc_marks(preview)}</p>\n')
     if pkey and train:
         links, cut = others(pkey)
         w(f'<p class="others"{"" if links else " hidden"}>same prompt in {"updates" if observe else "steps"}: ')
@@ -513,7 +513,7 @@ def _member(
         facts.skip_reasons.add(skip)
     ma = f"{anchor}-m{member}"
     summary = _summary(m) if m.metadata is not None else None
-    summ = "" if summary is None else f' data-summary="{esc(summary)}"'
+    summ = "" if summary is None else f' data-summary="{esc_marks(summary)}"'
     reward = m.reward
     adv = m.advantage
     # attributes at their default (empty, 0, false) are left out: reportgen.js reads them so
@@ -560,7 +560,7 @@ def _member(
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
         )
     # a completion's compact line (its first line) is written by reportgen.js when asked for
-    compact_p = "" if completion is not None else f'<p class="compact">{esc_str(compact)}</p>\n'
+    compact_p = "" if completion is not None else f'<p class="compact">{esc_marks(compact)}</p>\n'
     w(
         f'<article class="member" id="{ma}" aria-label="{label}, member {member}" '
         f'data-cid="{page_key}:{gkey}:{member}" data-member="{member}" '
