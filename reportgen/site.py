@@ -656,8 +656,9 @@ _CHART_BYTES_PER_VALUE = 200
 def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int, main_growth: int = 0) -> int:
     """At most ``jobs`` workers, and no more than fit MEMORY_BUDGET with this process,
     RSS summed over the processes (``main_growth``: what this process will add while
-    they run). 7 workers on a 190 MiB GRPO export, 4 on one of 6,859 small updates, 2
-    on one of a few huge updates (16,384 rollouts each)."""
+    they run). With 8 asked for: 7 workers on a 190 MiB GRPO export, 3 on one of 6,859
+    small updates (a main process of 67 MiB that grows by 54 MiB of charts), 2 on one of
+    a few huge updates (16,384 rollouts each)."""
     size = getattr(reader, "input_bytes", None)
     if size is None or not refs or jobs <= 1:
         return jobs
