@@ -426,8 +426,9 @@ def _build_one(
     return True, res.summary(), list(res.warnings), (res.updates, res.rollouts, res.pages)
 
 
-# runs built at once: each build holds its run's whole index (about 75 MiB for a 190 MiB
-# export), so 4 keep a sweep within 400 MiB whatever the number of cores
+# runs built at once, whatever the number of cores: each build holds its run's whole index
+# (36-141 MiB for the 190 MiB benchmarks, a few MiB for the runs of a typical sweep), and
+# each would start render workers of its own; 4 was the default before --jobs went up to 8
 SWEEP_JOBS = 4
 
 
