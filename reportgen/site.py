@@ -641,6 +641,7 @@ def _sequences(run: Run) -> list[list[IterationRef]]:
 
 # the build's memory goal (issue 6: 400 MiB for a 200 MiB export), for all its processes
 MEMORY_BUDGET = 400 << 20
+MAX_JOBS = 8  # default_jobs' ceiling; workers_for_memory may start fewer
 # the RSS of one render worker: every page of the main process at the fork (the
 # run's index: shared, but counted again in the worker's RSS), its own 10 MiB, and 5
 # bytes for every byte of input its largest iteration reads; never below 40 MiB.
@@ -700,9 +701,6 @@ def default_jobs() -> int:
     GRPO benchmark the build's processes peak at 97 MiB of RSS summed with 2 workers, 157
     MiB with 4, and 288 MiB (167 MiB PSS) with ``--jobs 8``, which starts 7."""
     return min(MAX_JOBS, usable_cpus())
-
-
-MAX_JOBS = 8
 
 
 def render_run(
