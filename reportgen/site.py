@@ -21,7 +21,8 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -194,12 +195,14 @@ def code_fingerprint() -> str:
     return h.hexdigest()
 
 
-def _load_state(out: Path) -> dict[str, Any] | None:
+def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
+    """A site's state file, parsed and as read; None if it is missing or not ours."""
     try:
-        state = orjson.loads((out / STATE).read_bytes())
+        raw = (out / STATE).read_bytes()
+        state = orjson.loads(raw)
     except (OSError, orjson.JSONDecodeError):
         return None
-    return state if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
+    return (state, raw) if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
 
 
 def is_site(path: Path) -> bool:
@@ -226,7 +229,9 @@ def _pid_alive(pid: int) -> bool:
 def recover_stale(out: Path) -> list[Path]:
     """Clear what killed builds left beside ``out``; returns the paths removed or restored.
 
-    ``.OUT.reportgen-tmp-PID`` (an unfinished site) is removed once PID is gone.
+    ``.OUT.reportgen-tmp-PID`` (an unfinished site) is removed once PID is gone; if it holds
+    a journal (killed while moving its files into OUT, see ``_commit_in_place``) the move is
+    finished first.
     ``.OUT.reportgen-old-PID`` is the previous site moved aside just before the
     swap: if OUT is missing (killed between the two renames) it is put back,
     otherwise removed.  Links are unlinked, never followed.
@@ -251,6 +256,13 @@ def recover_stale(out: Path) -> list[Path]:
             elif m.group(1) == "old" and not out.exists() and not out.is_symlink() and is_site(path):
                 os.replace(path, out)
             else:
+                journal = path / JOURNAL
+                if journal.is_file() and not journal.is_symlink():
+                    with _commit_lock(out):
+                        # killed while moving its files into OUT: finished, unless another
+                        # build has put a site in place since (a state file is back)
+                        if is_site(out) and not out.is_symlink() and not os.path.lexists(out / STATE):
+                            _roll_forward(path, out)
                 shutil.rmtree(path)
             done.append(path)
         except OSError:
@@ -287,16 +299,114 @@ def _prepare_staging(out: Path, force: bool) -> Path:
     return staging
 
 
+@contextmanager
+def _commit_lock(out: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the folder OUT (if it is one) while a build puts its site in
+    place, so that two builds of one site never interleave their moves. A build that waited
+    checks afterwards that OUT's state is still the one it read (``_commit_in_place``)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock, each rename stays atomic on its own
+        yield
+        return
+    try:
+        fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW)
+    except OSError:  # no folder yet (or a link, refused later): nothing to share
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def _swap(staging: Path, out: Path) -> None:
+    """Put a complete new site in OUT's place: two renames of whole folders."""
     old = None
-    if out.exists():
-        old = out.parent / f".{out.name}.reportgen-old-{os.getpid()}"
-        if old.exists():
-            shutil.rmtree(old)
-        os.replace(out, old)
-    os.replace(staging, out)
+    with _commit_lock(out):
+        if out.exists():
+            old = out.parent / f".{out.name}.reportgen-old-{os.getpid()}"
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(out, old)
+        os.replace(staging, out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+JOURNAL = ".reportgen-commit"  # in a staging folder: its files are being moved into OUT
+_TRASH = ".reportgen-trash"  # in a staging folder: what the move replaced, deleted with it
+
+
+class SiteChanged(Exception):
+    """Another build changed OUT since this one read its state: build again."""
+
+
+def _regular_files(folder: Path) -> set[str]:
+    """The names of the regular files (not links, not folders) directly in ``folder``."""
+    try:
+        with os.scandir(folder) as entries:
+            return {e.name for e in entries if e.is_file(follow_symlinks=False)}
+    except OSError:
+        return set()
+
+
+def _commit_in_place(staging: Path, out: Path, state: bytes, reused: Iterable[str]) -> None:
+    """Move what this build wrote into OUT, whose other files it reuses as they are.
+
+    An incremental build into its own folder stages only its new and changed files (linking
+    thousands of unchanged ones into a new folder and deleting the old one cost a rebuild of
+    a 6,859-update run 0.9 s of its 3.3). The move is journaled: the journal in the staging
+    folder names every top-level entry of the new site, OUT's state file is removed first and
+    put back last, so a build killed during the move is finished by the next one
+    (``recover_stale``), and a site without a state file is never reused from.
+    ``state``: OUT's state file as this build read it; if another build changed it since,
+    nothing is moved and ``SiteChanged`` is raised.
+    """
+    keep = set(os.listdir(staging)) | set(reused)
+    with _commit_lock(out):
+        try:
+            now = (out / STATE).read_bytes() if stat.S_ISREG(os.lstat(out / STATE).st_mode) else None
+        except OSError:
+            now = None
+        if now != state:
+            raise SiteChanged(f"{out} was changed by another build")
+        (staging / JOURNAL).write_bytes(orjson.dumps(sorted(keep)))
+        os.unlink(out / STATE)
+        _roll_forward(staging, out)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _roll_forward(staging: Path, out: Path) -> None:
+    """Move a journaled staging folder's entries into OUT (the state file last) and set aside
+    OUT's entries the new site does not have; safe to run again after an interruption."""
+    keep = set(orjson.loads((staging / JOURNAL).read_bytes()))
+    trash = staging / _TRASH
+    trash.mkdir(exist_ok=True)
+
+    def aside(path: str) -> None:
+        os.replace(path, trash / uuid.uuid4().hex)
+
+    def move_in(name: str) -> None:
+        src, dst = os.path.join(staging, name), os.path.join(out, name)
+        try:
+            os.replace(src, dst)  # a file over a file: one atomic step
+        except OSError:
+            if not os.path.lexists(dst):
+                raise
+            aside(dst)  # a folder (assets), or a file where a folder was: replaced in two steps
+            os.replace(src, dst)
+
+    for name in sorted(os.listdir(staging)):
+        if name not in (JOURNAL, _TRASH, STATE):
+            move_in(name)
+    with os.scandir(out) as entries:
+        gone = [e.path for e in entries if e.name not in keep]
+    for path in gone:  # pages of a cut tail, stray files: moved, never followed
+        aside(path)
+    if os.path.lexists(staging / STATE):
+        move_in(STATE)
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows
@@ -375,6 +485,8 @@ class _Job:
     groups_per_page: int
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
     markdown: bool = True
+    # set when old_root is OUT itself: its regular files, which stay in place if reused
+    in_place: set[str] | None = None
     by_update: dict[int, list[str]] | None = None  # see _prompts_by_update
     earlier: dict[int, str] | None = None  # see _earlier_prompts
 
@@ -472,7 +584,7 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
 def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
     """Link an unchanged page's files from the previous site; None if it must be rendered."""
     assert job.old_root is not None
-    if not _reuse(job.old_root, job.root, old.get("files", [])):
+    if not _reuse(job.old_root, job.root, old.get("files", []), job.in_place):
         return None
     return _old_result(old, key)
 
@@ -513,7 +625,7 @@ def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: Iter
             return None
         patched[f] = data.replace(head_end, new_head_end, 1).replace(old_nav, new_nav, 1)
     rest = [f for f in files if f not in patched]
-    if rest and not _reuse(job.old_root, job.root, rest):
+    if rest and not _reuse(job.old_root, job.root, rest, job.in_place):
         return None
     writer = SiteWriter(job.root)
     for f, data in patched.items():
@@ -594,10 +706,13 @@ def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
     return key
 
 
-def _reuse(old_root: Path, new_root: Path, files: list[str]) -> bool:
-    """Hard-link (or copy) a page's files from the previous site."""
+def _reuse(old_root: Path, new_root: Path, files: list[str], in_place: set[str] | None = None) -> bool:
+    """Hard-link (or copy) a page's files from the previous site; with ``in_place`` (the
+    previous site is OUT itself, and these are its regular files), check they are there."""
     if not _flat_names(files):
         return False
+    if in_place is not None:
+        return all(f in in_place for f in files)
     # plain strings and one lstat a file (a regular file, not a symlink): a run of thousands
     # of small pages links tens of thousands of files on every rebuild
     old, new = str(old_root), str(new_root)
@@ -718,11 +833,14 @@ def render_run(
     new_pages: dict[str, Any] | None = None,
     live: bool = False,
     markdown: bool = True,
+    in_place: bool = False,
 ) -> int:
     """Render every page of one run into ``writer``; returns rollouts seen.
 
     With ``jobs > 1`` iterations are rendered by forked worker processes; the
-    output is byte for byte the same as a serial build.
+    output is byte for byte the same as a serial build. With ``in_place``
+    (``old_root`` is the folder the site will be moved into), the unchanged
+    pages are left where they are instead of linked into ``writer``'s folder.
     """
     global _JOB, _WORKER_ENV
     common: dict[str, Any] = {
@@ -737,6 +855,8 @@ def render_run(
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
     job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown)
+    if in_place and old_root is not None and old_pages:
+        job.in_place = _regular_files(old_root)
     rollouts = 0
     done = 0
 
@@ -913,6 +1033,21 @@ def build(
 ) -> BuildResult:
     """Build the site of one run from ``source`` into ``out``."""
     options = options or BuildOptions()
+    for _attempt in range(2):
+        try:
+            return _build(source, Path(out), options, progress)
+        except SiteChanged:
+            continue  # another build put its site in place meanwhile: start from that one
+    # builds keep racing for this folder: a full build, which replaces the folder whole
+    return _build(source, Path(out), replace(options, incremental=False), progress)
+
+
+def _build(
+    source: str,
+    out: Path,
+    options: BuildOptions,
+    progress: Callable[[int, int], None] | None,
+) -> BuildResult:
     t0 = time.perf_counter()
     tune_malloc()
     out = Path(out)
@@ -936,9 +1071,12 @@ def build(
         ).encode()
     ).hexdigest()
     old_site = options.previous if options.previous is not None else out
-    old = _load_state(old_site) if options.incremental and is_site(old_site) else None
+    loaded = _load_state(old_site) if options.incremental and is_site(old_site) else None
+    old, old_raw = loaded if loaded is not None else (None, b"")
     if old is not None and old.get("fingerprint") != fingerprint:
         old = None  # a new version, template or option: everything is built again
+    # reusing OUT's own pages: only the new and changed files are written, then moved in
+    in_place = old is not None and options.previous is None
     restore = getattr(reader, "restore", None)
     if old is not None and restore is not None and old.get("reader") is not None:
         restore(old["reader"])
@@ -974,6 +1112,7 @@ def build(
             new_pages=new_pages,
             live=options.live,
             markdown=use_markdown,
+            in_place=in_place,
         )
         from .sweep import SUMMARY_FILE, summary_bytes
 
@@ -999,8 +1138,16 @@ def build(
             MARKER,
             orjson.dumps({"generator": "reportgen", "version": __version__, "format": run.format, "title": title}),
         )
-        _swap(staging, out)
+        if in_place:
+            reused_files = (f for page in new_pages.values() for f in page["files"])
+            _commit_in_place(staging, out, old_raw, reused_files)
+        else:
+            _swap(staging, out)
     except BaseException:
+        if (staging / JOURNAL).is_file():
+            # interrupted while moving its files into OUT: finish the move (or leave it,
+            # journaled, to the next build) rather than leave OUT half old, half new
+            recover_stale(out)
         shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:

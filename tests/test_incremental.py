@@ -310,3 +310,87 @@ def test_observe_input_bytes_cover_what_load_reads(tmp_path):
     # an iteration's rollout batches are most of what it reads
     texts = sum(len(g.members) for g in reader.load(run.iterations[-1]).groups)
     assert texts and sizes[-1] > 100 * texts
+
+
+def test_rebuild_moves_only_its_new_files_into_the_site(tmp_path, monkeypatch):
+    """A rebuild into its own folder stages the new and changed files only and moves them in:
+    the folder and the unchanged files stay as they were (same inode, same mtime), what the
+    new site lacks (a stray file, folder or link) goes, and the site is the full build's."""
+    import os
+
+    import reportgen.site as site_mod
+
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    first = sorted(site.glob("train_iteration_*.html"))[0]
+    before = (site.stat().st_ino, first.stat().st_ino, first.stat().st_mtime_ns)
+    old_pages = {p.name for p in site.glob("train_iteration_*")}
+    last = sorted(site.glob("train_iteration_*.html"))[-1].name
+    (site / "stray.html").write_text("<p>not ours</p>")
+    (site / "stray-folder").mkdir()
+    (site / "stray-folder" / "x.txt").write_text("x")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    (site / "stray-link").symlink_to(outside)
+    staged: list[list[str]] = []
+    real = site_mod._commit_in_place
+
+    def spy(staging, out, state, reused):
+        staged.append(sorted(os.listdir(staging)))
+        return real(staging, out, state, reused)
+
+    monkeypatch.setattr(site_mod, "_commit_in_place", spy)
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    again = build(str(src), site, BuildOptions(jobs=2))
+    assert again.reused > 0 and len(staged) == 1
+    assert first.name not in staged[0] and "index.html" in staged[0] and STATE in staged[0]
+    # of the old pages, only the previous last one is staged (its "next" link, or its
+    # update was still arriving)
+    assert set(staged[0]) & old_pages and set(staged[0]) & old_pages <= {last, last[:-5] + "_logtree.json"}
+    assert {p.name for p in site.glob("train_iteration_*")} - old_pages <= set(staged[0])
+    assert (site.stat().st_ino, first.stat().st_ino, first.stat().st_mtime_ns) == before
+    assert not any(p.name.startswith("stray") for p in site.iterdir())
+    assert outside.read_text() == "keep me"
+    assert not [p for p in tmp_path.iterdir() if "reportgen-" in p.name]
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
+    # a full build still replaces the folder whole
+    build(str(src), site, BuildOptions(jobs=1, incremental=False))
+    assert site.stat().st_ino != before[0] and snapshot(site) == snapshot(full)
+
+
+def test_rebuild_starts_again_when_another_build_changed_the_site(tmp_path, monkeypatch):
+    """Between reading OUT's state and moving its files in, another build put its site in
+    place: this build moves nothing, reads the new state and builds again."""
+    import os
+    import subprocess
+    import sys
+
+    import reportgen.site as site_mod
+
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    calls: list[int] = []
+    real = site_mod._commit_in_place
+
+    def racing(staging, out, state, reused):
+        calls.append(len(calls))
+        if len(calls) == 1:  # another process's build finishes first
+            cmd = [sys.executable, "-m", "reportgen", "build", str(src), "-o", str(site), "-q", "--jobs", "1"]
+            subprocess.run(cmd, check=True, env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent)))
+        return real(staging, out, state, reused)
+
+    monkeypatch.setattr(site_mod, "_commit_in_place", racing)
+    again = build(str(src), site, BuildOptions(jobs=1))
+    assert calls == [0, 1]  # the second attempt found the other build's site
+    assert again.reused == build(str(src), site, BuildOptions(jobs=1)).reused  # all in place already
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
+    assert not [p for p in tmp_path.iterdir() if "reportgen-" in p.name]

@@ -284,3 +284,61 @@ def test_concurrent_build_of_the_same_site_never_mixes(tmp_path):
         [f"train_iteration_{i:06d}.html" for i in range(1, 6)],
     )
     assert leftovers(out) == []
+
+
+KILLED_IN_COMMIT = """
+import os, sys
+import reportgen.site as s
+real_replace, real_unlink = os.replace, os.unlink
+moves = []
+def replace(a, b):
+    if ".reportgen-tmp-" in str(a):  # a staged entry moving into the site
+        moves.append(a)
+        if sys.argv[3] == "move" and len(moves) == 4:
+            os._exit(9)
+    real_replace(a, b)
+def unlink(p, *args, **kw):
+    if sys.argv[3] == "unlink" and str(p).endswith(s.STATE):
+        os._exit(9)
+    real_unlink(p, *args, **kw)
+os.replace, os.unlink = replace, unlink
+s.build(sys.argv[1], s.Path(sys.argv[2]), s.BuildOptions(jobs=1))
+"""
+
+
+def contents(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("when", ["unlink", "move"])
+def test_killed_while_moving_files_into_the_site(tmp_path, when):
+    """A rebuild killed while it moves its new files into the site: before the first move the
+    previous site stays; after it, the next build finishes the move (the journal in the
+    staging folder names the new site's files), and the result is the new site."""
+    from reportgen.site import STATE
+
+    src = many_updates(tmp_path / "run", 12)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    before = hash_tree(site)
+    (site / "stray.html").write_text("gone after the move")
+    # the run goes on: 16 updates where there were 12
+    (src / "observe.jsonl").write_bytes((many_updates(tmp_path / "run2", 16) / "observe.jsonl").read_bytes())
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(KILLED_IN_COMMIT), str(src), str(site), when], env=env
+    )
+    proc.wait(60)
+    assert proc.returncode == 9
+    assert leftovers(site) == [f".site.reportgen-tmp-{proc.pid}"]
+    assert (site / STATE).exists() == (when == "unlink")
+    recovered = recover_stale(site)
+    assert len(recovered) == 1 and leftovers(site) == []
+    if when == "unlink":  # nothing moved yet: the previous site
+        (site / "stray.html").unlink()
+        assert hash_tree(site) == before
+    else:  # the move finished: the new site, as a full build makes it
+        full = tmp_path / "full"
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        assert contents(site) == contents(full)
+    assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
