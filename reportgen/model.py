@@ -278,6 +278,26 @@ class MetricTable:
             self.columns[name] = col
         col[row] = math.nan if value is None else value
 
+    def fill(self, steps: list[int], times: list[float | None], rows: list[Any], names: list[str]) -> None:
+        """Fill an empty table at once: ``rows[r][i]`` is the value of ``names[i]`` at
+        ``steps[r]`` (NaN or past the row's end: a gap; a row may be None). The same table as
+        ``row_for`` and ``set`` for each value, columns in the order they would add them, at a
+        fraction of the cost (a call per value was 0.2 s of every scan of 6,859 updates)."""
+        if self.steps:
+            raise ValueError("fill() needs an empty table")
+        self.steps = list(steps)
+        self.times = list(times)
+        self._row = {s: i for i, s in enumerate(self.steps)}
+        nan = math.nan
+        found = []
+        for i, name in enumerate(names):
+            col = array("d", [m[i] if m is not None and i < len(m) else nan for m in rows])
+            first = next((r for r, v in enumerate(col) if v == v), None)  # NaN != NaN: a gap
+            if first is not None:
+                found.append((first, i, name, col))
+        for _first, _i, name, col in sorted(found, key=lambda f: (f[0], f[1])):
+            self.columns[name] = col
+
     def get(self, step: int, name: str) -> float | None:
         """The finite value of ``name`` at ``step``, or None."""
         i = self._row.get(step)

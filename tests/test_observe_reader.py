@@ -511,3 +511,41 @@ def test_ppo_prompts_in_the_updates_own_batch_are_not_read_again(tmp_path):
     # the rollout batch, then p:3, p:4, p:5 (earlier batch) and p:7 (a later record)
     assert len(spans) == 1 + 3 + 1 and reader._batch_prompts == {}
     assert not it.warnings
+
+
+def test_metric_table_fill_equals_setting_each_value():
+    """``MetricTable.fill`` (the scan's bulk path) gives the table, column order included, that
+    ``row_for`` and ``set`` give value by value: gaps, short rows, rows without metrics, and
+    columns whose first value comes late."""
+    import math
+    import random
+    from array import array
+
+    from reportgen.model import MetricTable
+
+    rng = random.Random(6)
+    for _ in range(50):
+        names = [f"m/{i}" for i in range(rng.randint(0, 8))]
+        steps = sorted(rng.sample(range(1, 100), rng.randint(0, 12)))
+        rows = []
+        for _s in steps:
+            if rng.random() < 0.15:
+                rows.append(None)
+                continue
+            k = rng.randint(0, len(names))
+            rows.append(array("d", [rng.choice([math.nan, rng.uniform(-5, 5)]) for _ in range(k)]))
+        times = [rng.choice([None, float(s)]) for s in steps]
+        slow = MetricTable()
+        for step, t, row in zip(steps, times, rows):
+            r = slow.row_for(step, t)
+            for i, v in enumerate(row or []):
+                if not math.isnan(v):
+                    slow.set(r, names[i], v)
+        fast = MetricTable()
+        fast.fill(steps, times, rows, names)
+        assert list(fast.columns) == list(slow.columns)
+        assert {k: [x if x == x else None for x in v] for k, v in fast.columns.items()} == {
+            k: [x if x == x else None for x in v] for k, v in slow.columns.items()
+        }
+        assert (fast.steps, fast.times, len(fast)) == (slow.steps, slow.times, len(slow))
+        assert all(fast.get(s, n) == slow.get(s, n) for s in steps for n in names)

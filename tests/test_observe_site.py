@@ -81,6 +81,40 @@ def test_index_lists_updates_and_header(examples_site):
     assert "skipped" in rows[1].get_text()
 
 
+def test_index_table_rows(tmp_path):
+    """A row per update: its link and texts count when it has texts, its segment (a class
+    where the segment changes), its status (escaped: it comes from the input), its metrics."""
+    o = Obs().run(every=None)
+    o.batch(o.prompt("p:1"), *(Obs.rollout(1, 0, m, prompt="p:1") for m in range(3)))
+    o.batch(Obs.update(1, reward__mean=0.25))
+    o.batch(Obs.update(2, status="<b>odd</b>", reward__mean=float("nan")))
+    o.run(resumed=2, every=None)
+    o.batch(Obs.update(3, status="incomplete", reward__mean=1.5))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "run")), site, BuildOptions(jobs=1))
+    html = (site / "index.html").read_text()
+    assert "<b>odd</b>" not in html and "&lt;b&gt;odd&lt;/b&gt;" in html
+    rows = soup(site / "index.html").select("#iterations tbody tr")
+    cells = [[td.get_text(strip=True) for td in r.find_all("td")] for r in rows]
+    assert cells == [
+        ["1", "0", "completed", "0.250", "3 texts"],
+        ["2", "0", "<b>odd</b>", "–", "no texts"],
+        ["3", "1", "incomplete update, or incomplete export", "1.500", "no texts"],
+    ]
+    assert [r["id"] for r in rows] == ["u1", "u2", "u3"]
+    assert [r.find("a")["href"] for r in rows[:1]] == ["train_iteration_000001.html"]
+    assert [a["href"] for a in rows[0].find_all("a")] == ["train_iteration_000001.html"] * 2
+    assert rows[1].find("a") is None and rows[2].find("a") is None
+    assert rows[1]["class"] == ["status-<b>odd</b>", "textless"]
+    assert "seg-change" in rows[2]["class"] and "seg-change" not in rows[1]["class"]
+    assert rows[0]["class"] == ["status-completed"]
+    # an export without updates says so
+    empty = Obs().run()
+    build(str(empty.write(tmp_path / "empty")), tmp_path / "empty-site", BuildOptions(jobs=1))
+    rows = soup(tmp_path / "empty-site" / "index.html").select("#iterations tbody tr")
+    assert [r.get_text(strip=True) for r in rows] == ["No update in this export."]
+
+
 def test_every_visible_text_on_its_page_and_logtree(examples_site):
     page = soup(examples_site / "train_iteration_000001.html").get_text()
     for text in (

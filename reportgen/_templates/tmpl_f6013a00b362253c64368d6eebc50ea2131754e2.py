@@ -84,7 +84,7 @@ def block_main(context, missing=missing):
     l_0_n_texts = resolve('n_texts')
     l_0_n_rollouts = resolve('n_rollouts')
     l_0_columns = resolve('columns')
-    l_0_rows = resolve('rows')
+    l_0_rows_html = resolve('rows_html')
     l_0_evals = resolve('evals')
     l_0_config_json = resolve('config_json')
     try:
@@ -260,71 +260,7 @@ def block_main(context, missing=missing):
         yield '</th>'
     l_1_c = missing
     yield '<th>texts</th></tr></thead>\n    <tbody>\n    '
-    l_1_loop = missing
-    t_6 = 1
-    for l_1_row, l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
-        l_1_r = missing
-        _loop_vars = {}
-        pass
-        l_1_r = environment.getattr(l_1_row, 'ref')
-        _loop_vars['r'] = l_1_r
-        yield '\n    <tr class="status-'
-        yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status'))
-        if (not environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts')):
-            pass
-            yield ' textless'
-        if (environment.getattr(l_1_loop, 'index0') and (environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'segment') != environment.getattr(environment.getattr(environment.getitem((undefined(name='rows') if l_0_rows is missing else l_0_rows), (environment.getattr(l_1_loop, 'index0') - 1)), 'ref'), 'segment'))):
-            pass
-            yield ' seg-change'
-        yield '" id="u'
-        yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
-        yield '">\n      <td>'
-        if environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts'):
-            pass
-            yield '<a href="'
-            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'page'))
-            yield '">'
-            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
-            yield '</a>'
-        else:
-            pass
-            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'number'))
-        yield '</td>\n      '
-        if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe'):
-            pass
-            yield '<td>'
-            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'segment'))
-            yield '</td>'
-        yield '\n      <td>'
-        yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status') == 'incomplete') else environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'status')))
-        yield '</td>\n      '
-        for l_2_v in environment.getitem(l_1_row, 'values'):
-            l_2_fmt = resolve('fmt')
-            _loop_vars = {}
-            pass
-            yield '<td class="num">'
-            yield escape(context.call((undefined(name='fmt') if l_2_fmt is missing else l_2_fmt), l_2_v, _loop_vars=_loop_vars))
-            yield '</td>'
-        l_2_v = l_2_fmt = missing
-        yield '\n      <td>'
-        if environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'has_texts'):
-            pass
-            yield '<a href="'
-            yield escape(environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'page'))
-            yield '">'
-            yield escape((environment.getattr((undefined(name='r') if l_1_r is missing else l_1_r), 'rollouts') or ''))
-            yield ' texts</a>'
-        else:
-            pass
-            yield '<span class="subtle">no texts</span>'
-        yield '</td>\n    </tr>\n    '
-        t_6 = 0
-    l_1_loop = l_1_row = l_1_r = missing
-    if t_6:
-        pass
-        yield '\n    <tr><td colspan="'
-        yield escape((t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + 4))
-        yield '">No update in this export.</td></tr>\n    '
+    yield escape((undefined(name='rows_html') if l_0_rows_html is missing else l_0_rows_html))
     yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n\n'
     for l_1_ev in (undefined(name='evals') if l_0_evals is missing else l_0_evals):
         _loop_vars = {}
@@ -466,4 +402,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&30=182&32=192&35=195&40=204&42=206&48=209&49=213&50=221&51=229&52=233&60=247&63=249&64=255&66=265&67=272&68=282&69=293&70=299&71=301&72=310&75=326&82=329&84=333&86=341&88=349&89=353&96=376&102=379&103=383&104=389&105=393&112=406&114=409&117=412&40=419&119=443&121=461'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&30=182&32=192&35=195&40=204&42=206&48=209&49=213&50=221&51=229&52=233&60=247&63=249&64=255&66=263&72=265&74=269&76=277&78=285&79=289&86=312&92=315&93=319&94=325&95=329&102=342&104=345&107=348&40=355&109=379&111=397'

@@ -820,17 +820,19 @@ class ObserveReader:
             u.flat_ids = array("i", sorted(set(u.flat_ids)))
         key_names = self._key_names
         index = run.prompt_index
-        for n in sorted(visible):
+        order = sorted(visible)
+        table.fill(order, [_parse_time(visible[n].time) for n in order], [visible[n].metrics for n in order], names)
+        at = self._metric_index.get
+        heads = [(k, at(k, len(names))) for k in HEADLINE]  # past the end: never a value
+        for n in order:
             u = visible[n]
-            row = table.row_for(n, _parse_time(u.time))
-            if u.metrics is not None:
-                for i, v in enumerate(u.metrics):
-                    if not math.isnan(v):
-                        table.set(row, names[i], v)
-                if di is not None and di < len(u.metrics) and not math.isnan(u.metrics[di]):
-                    dropped_by_seg[u.segment] = u.metrics[di]
+            m = u.metrics
+            if m is not None and di is not None and di < len(m) and not math.isnan(m[di]):
+                dropped_by_seg[u.segment] = m[di]
             status = u.status or "incomplete"
-            headline = {k: table.get(n, k) for k in HEADLINE}
+            headline: dict[str, float | None] = {  # table.get's values, from the row itself
+                k: m[i] if m is not None and i < len(m) and math.isfinite(m[i]) else None for k, i in heads
+            }
             ref = IterationRef(
                 kind="train",
                 number=n,

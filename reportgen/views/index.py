@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+
 from ..model import Run
-from .text import pretty_json
+from .html import esc
+from .text import fmt, pretty_json
 
 OBSERVE_COLUMNS = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
 TINKER_COLUMNS = (
@@ -30,14 +33,6 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
     """What the index page shows."""
     wanted: tuple[str, ...] = OBSERVE_COLUMNS if run.format == "observe" else TINKER_COLUMNS
     columns = tuple(c for c in wanted if run.metrics.has_finite(c)) or wanted[:1]
-    rows = []
-    for ref in run.iterations:
-        rows.append(
-            {
-                "ref": ref,
-                "values": [run.metrics.get(ref.number, c) for c in columns],
-            }
-        )
     texts = sum(1 for r in run.iterations if r.has_texts)
     rollouts = sum(r.rollouts for r in run.iterations)
     evals = []
@@ -86,10 +81,48 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
         "title": title,
         "model_name": model_file_name(run.model),
         "columns": columns,
-        "rows": rows,
+        "rows_html": iteration_rows(run, columns),
         "n_texts": texts,
         "n_rollouts": rollouts,
         "evals": evals,
         "config_json": pretty_json(run.config) if run.config is not None else None,
         "visible_segments": [s for s in run.segments if s.get("visible")],
     }
+
+
+def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
+    """The rows of the index's table of updates (or steps), one per iteration.
+
+    Built here rather than by a loop of the template, which cost about 60 µs a row: 0.4 s
+    of every build, and of every rebuild, of a run of 6,859 updates.
+    """
+    observe = run.format == "observe"
+    get = run.metrics.get
+    out: list[str] = []
+    w = out.append
+    prev_segment = None
+    for i, r in enumerate(run.iterations):
+        cls = f"status-{esc(r.status)}"
+        if not r.has_texts:
+            cls += " textless"
+        if i and r.segment != prev_segment:
+            cls += " seg-change"
+        prev_segment = r.segment
+        n = esc(r.number)
+        page = esc(r.page)
+        w(f'<tr class="{cls}" id="u{n}">\n<td>')
+        w(f'<a href="{page}">{n}</a>' if r.has_texts else n)
+        w("</td>")
+        if observe:
+            w(f"<td>{esc(r.segment)}</td>")
+        status = "incomplete update, or incomplete export" if r.status == "incomplete" else esc(r.status)
+        w(f"<td>{status}</td>")
+        for c in columns:
+            w(f'<td class="num">{esc(fmt(get(r.number, c)))}</td>')
+        if r.has_texts:
+            w(f'<td><a href="{page}">{esc(r.rollouts or "")} texts</a></td>\n</tr>\n')
+        else:
+            w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
+    if not out:
+        w(f'<tr><td colspan="{len(columns) + 4}">No update in this export.</td></tr>\n')
+    return Markup("".join(out))
