@@ -398,7 +398,8 @@ def _roll_forward(staging: Path, out: Path) -> None:
             aside(dst)  # a folder (assets), or a file where a folder was: replaced in two steps
             os.replace(src, dst)
 
-    for name in sorted(os.listdir(staging)):
+    # the index last: it never links a new page that is not in place yet
+    for name in sorted(os.listdir(staging), key=lambda n: (n == "index.html", n)):
         if name not in (JOURNAL, _TRASH, STATE):
             move_in(name)
     with os.scandir(out) as entries:

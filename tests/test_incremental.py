@@ -341,9 +341,21 @@ def test_rebuild_moves_only_its_new_files_into_the_site(tmp_path, monkeypatch):
         return real(staging, out, state, reused)
 
     monkeypatch.setattr(site_mod, "_commit_in_place", spy)
+    moved: list[str] = []
+    real_replace = os.replace
+
+    def replace(a, b):
+        real_replace(a, b)
+        if ".reportgen-tmp-" in str(a) and ".reportgen-trash" not in str(b):
+            moved.append(os.path.basename(b))
+
+    monkeypatch.setattr(os, "replace", replace)
     with open(src / "observe.jsonl", "ab") as f:
         f.write(rest)
     again = build(str(src), site, BuildOptions(jobs=2))
+    monkeypatch.setattr(os, "replace", real_replace)
+    # the new pages first, the index after them (it links them), the state file last
+    assert moved[-2:] == ["index.html", STATE] and sorted(moved) == staged[0]
     assert again.reused > 0 and len(staged) == 1
     assert first.name not in staged[0] and "index.html" in staged[0] and STATE in staged[0]
     # of the old pages, only the previous last one is staged (its "next" link, or its
