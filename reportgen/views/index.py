@@ -93,8 +93,8 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
 def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
     """The rows of the index's table of updates (or steps), one per iteration.
 
-    Built here rather than by a loop of the template, which cost about 60 µs a row: 0.4 s
-    of every build, and of every rebuild, of a run of 6,859 updates.
+    Built here rather than by a loop of the template, which took 0.32 s (47 µs a row) of
+    every build and every rebuild of a run of 6,859 updates; this takes 0.11 s.
     """
     observe = run.format == "observe"
     get = run.metrics.get
