@@ -342,3 +342,23 @@ def test_killed_while_moving_files_into_the_site(tmp_path, when):
         build(str(src), full, BuildOptions(jobs=1, incremental=False))
         assert contents(site) == contents(full)
     assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
+
+
+def test_a_file_system_without_locks_still_builds(tmp_path, monkeypatch):
+    """Some cluster file systems refuse flock (Lustre mounted noflock, NFS): the build puts
+    its site in place without the lock instead of failing."""
+    import errno
+    import fcntl
+
+    def refuse(fd, op):
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(fcntl, "flock", refuse)
+    src = many_updates(tmp_path / "run", 3)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))  # a new site: nothing to lock
+    (src / "observe.jsonl").write_bytes((many_updates(tmp_path / "run2", 5) / "observe.jsonl").read_bytes())
+    again = build(str(src), site, BuildOptions(jobs=1))  # the move into the site
+    assert again.reused > 0 and (site / "train_iteration_000005.html").is_file()
+    build(str(src), site, BuildOptions(jobs=1, incremental=False))  # the swap of an existing site
+    assert (site / "train_iteration_000005.html").is_file() and leftovers(site) == []
