@@ -410,7 +410,10 @@ def _roll_forward(staging: Path, out: Path) -> None:
     with os.scandir(out) as entries:
         gone = [e.path for e in entries if e.name not in keep]
     for path in gone:  # pages of a cut tail, stray files: moved, never followed
-        aside(path)
+        try:
+            aside(path)
+        except OSError:  # busy (an NFS ".nfs..." file still open): left, as rmtree would
+            pass
     if os.path.lexists(staging / STATE):
         move_in(STATE)
 
