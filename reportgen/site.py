@@ -1157,10 +1157,11 @@ def _build(
             _swap(staging, out)
     except BaseException:
         if (staging / JOURNAL).is_file():
-            # interrupted while moving its files into OUT: finish the move (or leave it,
-            # journaled, to the next build) rather than leave OUT half old, half new
+            # interrupted while moving its files into OUT: finish the move rather than leave
+            # OUT half old, half new
             recover_stale(out)
-        shutil.rmtree(staging, ignore_errors=True)
+        if not (staging / JOURNAL).is_file():  # else the move failed again: the next build finishes it
+            shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
         close = getattr(reader, "close", None)

@@ -362,3 +362,32 @@ def test_a_file_system_without_locks_still_builds(tmp_path, monkeypatch):
     assert again.reused > 0 and (site / "train_iteration_000005.html").is_file()
     build(str(src), site, BuildOptions(jobs=1, incremental=False))  # the swap of an existing site
     assert (site / "train_iteration_000005.html").is_file() and leftovers(site) == []
+
+
+def test_interrupted_while_moving_files_in_the_build_finishes_the_move(tmp_path, monkeypatch):
+    """Ctrl-C (or an error) in the middle of a rebuild's move into the site: the build finishes
+    the move before it stops, so the site is the new one, whole, and nothing is left beside it."""
+    from reportgen.site import STATE
+
+    src = many_updates(tmp_path / "run", 6)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    (src / "observe.jsonl").write_bytes((many_updates(tmp_path / "run2", 9) / "observe.jsonl").read_bytes())
+    real = os.replace
+    moves: list[str] = []
+
+    def interrupted(a, b):
+        if ".reportgen-tmp-" in str(a) and ".reportgen-trash" not in str(b):
+            moves.append(str(b))
+            if len(moves) == 3:
+                raise KeyboardInterrupt
+        real(a, b)
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build(str(src), site, BuildOptions(jobs=1))
+    monkeypatch.setattr(os, "replace", real)
+    assert len(moves) > 3 and leftovers(site) == [] and (site / STATE).is_file()
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert contents(site) == contents(full)
