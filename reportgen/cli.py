@@ -27,6 +27,14 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
+def _site_state(exc: BaseException) -> str:
+    """What the failed build left in OUT: the previous site, unless the build had begun to move
+    its files in, and then finished that (``site.build`` marks the exception)."""
+    if getattr(exc, "reportgen_site_replaced", False):
+        return "the new site was already being put in place and is complete"
+    return "the previous site is untouched"
+
+
 def internal_error(exc: BaseException) -> str:
     """One line for an unexpected error, pointing at where it happened."""
     import traceback
@@ -34,7 +42,7 @@ def internal_error(exc: BaseException) -> str:
     tb = traceback.extract_tb(exc.__traceback__)
     where = f" (at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
     return (
-        f"internal error {type(exc).__name__}: {exc}{where}; the previous site is untouched. "
+        f"internal error {type(exc).__name__}: {exc}{where}; {_site_state(exc)}. "
         "Please report it with the input that caused it (REPORTGEN_DEBUG=1 shows the traceback)."
     )
 
@@ -212,10 +220,10 @@ def _exit_codes(before: Callable[[], None] | None = None) -> Iterator[None]:
         if before:
             before()
         _fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if before:
             before()
-        click.echo("reportgen: interrupted; the previous site is untouched", err=True)
+        click.echo(f"reportgen: interrupted; {_site_state(exc)}", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug of ours: still one clear message, never a traceback
         if os.environ.get("REPORTGEN_DEBUG"):

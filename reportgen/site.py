@@ -1155,11 +1155,13 @@ def _build(
             _commit_in_place(staging, out, old_raw, reused_files)
         else:
             _swap(staging, out)
-    except BaseException:
+    except BaseException as exc:
         if (staging / JOURNAL).is_file():
             # interrupted while moving its files into OUT: finish the move rather than leave
             # OUT half old, half new
             recover_stale(out)
+            if not (staging / JOURNAL).is_file():
+                exc.reportgen_site_replaced = True  # type: ignore[attr-defined]  # for the CLI's message
         if not (staging / JOURNAL).is_file():  # else the move failed again: the next build finishes it
             shutil.rmtree(staging, ignore_errors=True)
         raise
