@@ -592,7 +592,8 @@ def _earlier_prompts(job: _Job) -> dict[int, str]:
 
 
 def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
-    """Link an unchanged page's files from the previous site; None if it must be rendered."""
+    """Reuse an unchanged page's files from the previous site (linked, or left in place when it
+    is OUT itself); None if it must be rendered."""
     assert job.old_root is not None
     if not _reuse(job.old_root, job.root, old.get("files", []), job.in_place):
         return None
@@ -1156,14 +1157,17 @@ def _build(
         else:
             _swap(staging, out)
     except BaseException as exc:
-        if (staging / JOURNAL).is_file():
+        journaled = (staging / JOURNAL).is_file()
+        began = journaled and not os.path.lexists(out / STATE)  # the move removes it first
+        if journaled:
             # interrupted while moving its files into OUT: finish the move rather than leave
-            # OUT half old, half new
+            # OUT half old, half new (recover_stale discards a move that had not begun)
             recover_stale(out)
-            if not (staging / JOURNAL).is_file():
-                exc.reportgen_site_replaced = True  # type: ignore[attr-defined]  # for the CLI's message
-        if not (staging / JOURNAL).is_file():  # else the move failed again: the next build finishes it
-            shutil.rmtree(staging, ignore_errors=True)
+        if (staging / JOURNAL).is_file():
+            raise  # the move failed again: left, journaled, to the next build
+        if began:
+            exc.reportgen_site_replaced = True  # type: ignore[attr-defined]  # for the CLI's message
+        shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
         close = getattr(reader, "close", None)
