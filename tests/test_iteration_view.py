@@ -362,6 +362,85 @@ def test_plain_prompt_block_agrees_with_the_general_one():
     assert any(p.reward_text is not None for p in simple)
 
 
+def test_plain_conversation_agrees_with_the_general_one():
+    """An agentic member's messages are written by a short path (cards._plain_conversation)
+    when markdown is off; the whole card must be the general path's bytes, and the page's
+    filter facts the same, on random conversations of every shape, or it hands over."""
+    import random
+
+    from reportgen.model import Group, Part, StepReward, UnparsedToolCall
+    from reportgen.views import cards
+
+    from .hostile import hostile
+
+    rnd = random.Random(6)
+    cut = "x" * 30 + "…[+12 chars]"
+    texts = ["", " ", "Let me check.", "a & b <c> \"d\" 'e'", hostile("tool"), "l\n" * 20, "l\n" * 21, cut, "Lyon ☀ →"]
+    ids = ["call_0", "call_1", 'c<&"', None, ""]
+    names = ["get_forecast", "search", "", 'n<a>"me']
+    args = [{}, {"city": "Lyon"}, {"q": cut}, ["x", cut], "1+1", cut, {"deep": [{"a": "b"}] * 3}]
+    roles = ["assistant", "assistant", "tool", "tool", "user", "system", 'ro"le<x>']
+
+    def message() -> Message:
+        role = rnd.choice(roles)
+        calls = []
+        if role != "tool" and rnd.random() < 0.6:
+            calls = [ToolCall(rnd.choice(ids), rnd.choice(names), rnd.choice(args)) for _ in range(rnd.randint(1, 3))]
+        msg = Message(role, rnd.choice(texts), tool_calls=calls)
+        if role == "tool":
+            msg.tool_call_id = rnd.choice(["call_0", "call_1", "call_9", 'c<&"', "call_0"])
+            msg.is_error = rnd.random() < 0.3
+            msg.name = rnd.choice([None, None, "named"])
+        if rnd.random() < 0.03:
+            msg.parts = [Part("text", "p")]
+        if rnd.random() < 0.03:
+            msg.unparsed_tool_calls = [UnparsedToolCall("raw", "bad")]
+        if role == "tool" and rnd.random() < 0.03:
+            msg.tool_call_id = None
+        return msg
+
+    def member(i: int) -> Member:
+        msgs = [message() for _ in range(rnd.randint(0, 7))]
+        m = Member(i, reward=rnd.choice([None, 1.0, -0.5]), advantage=rnd.choice([None, 0.25]), messages=msgs)
+        m.step_rewards = [
+            StepReward(
+                rnd.choice([None, 1, 2]),
+                rnd.choice(["tool_result", "context", "k<"]),
+                rnd.choice([None, 0.0, 0.25, -1.0]),
+                rnd.sample(range(-1, 9), rnd.randint(0, 3)),
+            )
+            for _ in range(rnd.randint(0, 3))
+        ]
+        m.prefix = rnd.random() < 0.9
+        m.judge_explanation = rnd.choice([None, "fine", cut])
+        m.metadata = rnd.choice([None, {}, {"k": "v"}, {"k": cut}])
+        return m
+
+    def card(m: Member, plain: bool) -> tuple[str, tuple[object, ...]]:
+        out: list[str] = []
+        facts = cards.PageGroups()
+        saved = cards._plain_conversation
+        if not plain:
+            cards._plain_conversation = lambda m: None  # type: ignore[assignment]
+        try:
+            g = Group(id=0, prompt=None, members=[m])
+            cards._member(out.append, m, g, "g0", "group 0", "0", set(), False, "1", True, False, facts)
+        finally:
+            cards._plain_conversation = saved
+        return "".join(out), (facts.tool_names, facts.badge_names, facts.skip_reasons, facts.has_conversations)
+
+    taken = 0
+    for i in range(3000):
+        m = member(i)
+        if cards._plain_conversation(m) is not None:
+            taken += 1
+        assert card(m, True) == card(m, False), [
+            (x.role, x.content, x.tool_calls, x.tool_call_id) for x in m.messages or []
+        ]
+    # the short path is taken for most conversations, not only refused
+    assert taken > 2000
+
+
 def test_same_prompt_links_only_the_nearest_earlier_updates(tmp_path):
     """A prompt sampled again every update: a page links the 10 nearest earlier updates and
     counts the others, so its size does not grow with the run (prompts.js lists them all)."""

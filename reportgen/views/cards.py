@@ -34,11 +34,12 @@ from .iteration import (
     any_cut_member,
     compact_line,
     conversation_view,
+    fmt_signed,
     json_tree,
     rolecls,
     text_view,
 )
-from .text import CUT_TAILS, FOLD_LINES, any_cut, cut_chars, fmt, line_count, longer_than, num_text
+from .text import CUT_TAILS, FOLD_LINES, any_cut, cut_chars, fmt, line_count, longer_than, num_text, pretty_json
 
 
 def _f(value: float | int | None) -> str:
@@ -177,6 +178,192 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
             f'<span class="err">{esc(err)}</span></div><pre class="args">{esc(raw)}</pre></div>'
         )
     w("\n</div>")
+
+
+def _plain_text(w: Callable[[str], Any], text: str) -> bool:
+    """_textview() of ``text_view(text)`` (no markdown); returns whether the exporter cut it."""
+    if text.endswith(CUT_TAILS) or longer_than(text, FOLD_LINES):
+        tv = text_view(text)
+        _textview(w, tv)
+        return tv.cut is not None
+    w(f'<pre class="text">{esc_content(text)}</pre>')
+    return False
+
+
+_FINAL_ATTR = ' data-final="1"'
+_FINAL_CHIP = ' <span class="chip final">final answer</span>'
+_ERROR_CHIP = ' <span class="chip bad">error</span>'
+_CUT_CHIP = ' <span class="chip info">cut</span>'
+
+
+class _Conv:
+    """What the plain path learns of a conversation while it writes it (see _plain_conversation)."""
+
+    __slots__ = ("html", "unattributed", "cut", "tools", "turns", "calls", "tool_errors", "compact")
+
+    def __init__(self) -> None:
+        self.html = ""
+        self.unattributed: list[dict[str, Any]] = []
+        self.cut = False
+        self.tools: set[str] = set()
+        self.turns = self.calls = self.tool_errors = 0
+        self.compact = ""
+
+
+def _plain_conversation(m: Member) -> _Conv | None:
+    """A conversation's messages written in one walk, without views; None when it needs them.
+
+    conversation_view() and _message() build a MessageView, a TextView and a CallView for
+    every message and call, then draw them: about half the card of an agentic rollout of a
+    few short messages.  This writes the same bytes for the common shapes (markdown off, no
+    content parts, no unparsed calls, every tool message with its call id) and learns on the
+    way what the card's header needs (cut, tools, turns, calls, tool errors, compact line).
+    ``tests/test_iteration_view.py`` holds it to the general path on every shape it takes.
+    """
+    messages = m.messages
+    if messages is None:
+        return None
+    n = len(messages)
+    final = -1
+    for i, msg in enumerate(messages):
+        if msg.parts is not None or msg.unparsed_tool_calls:
+            return None
+        role = msg.role
+        if role == "tool":
+            if not msg.tool_call_id:
+                return None
+        elif role == "assistant" and msg.content.strip():
+            final = i
+    out = _Conv()
+    # step rewards: chips by message index, as conversation_view gives them
+    chips: dict[int, list[dict[str, Any]]] = {}
+    for sr in m.step_rewards:
+        chip = {"step": sr.step_index, "kind": sr.kind, "reward": sr.reward, "text": fmt_signed(sr.reward)}
+        valid = [i for i in sr.message_indices if 0 <= i < n]
+        if not valid:
+            out.unattributed.append(chip)
+        for i in valid:
+            chips.setdefault(i, []).append(chip)
+    # pairing: a result belongs to the nearest preceding call with its id (ids repeat across
+    # turns); each call takes one result, a later result with its id stays on its own
+    open_calls: dict[str, int] = {}  # call id -> (message index << 16 | call index) of the latest
+    result_of: dict[tuple[int, int], int] = {}  # (message, call) -> index of its result
+    inside: set[int] = set()  # results drawn inside their call
+    names: dict[int, str] = {}  # tool message -> the name of the call it answers
+    unknown: set[int] = set()
+    compact: list[str] = []
+    tool_set = out.tools
+    for i, msg in enumerate(messages):
+        role = msg.role
+        calls = msg.tool_calls
+        if calls:
+            out.calls += len(calls)
+            for c in calls:
+                tool_set.add(c.name)
+        if role == "assistant":
+            out.turns += 1
+            if calls:
+                for j, c in enumerate(calls):
+                    if c.id:
+                        open_calls[c.id] = (i << 16) | j
+                compact.append(f"assistant[{', '.join(c.name for c in calls)}]")
+            else:
+                compact.append(role)
+        elif role == "tool":
+            tcid = msg.tool_call_id
+            at = open_calls.get(tcid)  # type: ignore[arg-type]  # a tool message here has an id
+            name = msg.name
+            if at is not None:
+                call_name = messages[at >> 16].tool_calls[at & 0xFFFF].name
+                key = (at >> 16, at & 0xFFFF)
+                if key not in result_of:
+                    result_of[key] = i
+                    inside.add(i)
+                names[i] = name or call_name
+            else:
+                if name:
+                    names[i] = name
+                unknown.add(i)
+            if msg.is_error:
+                out.tool_errors += 1
+            shown = name or (call_name if at is not None else "") or tcid
+            compact.append(f"tool({shown})!" if msg.is_error else f"tool({shown})")
+        else:
+            compact.append(role)
+    out.compact = " → ".join(compact) if compact else "(empty conversation)"
+    parts: list[str] = []
+    w = parts.append
+    cut = False
+    for i, msg in enumerate(messages):
+        if i in inside:
+            continue
+        role = msg.role
+        rc, erole = _role(role)
+        err = msg.is_error
+        fin = i == final
+        w(
+            f'<div class="msg role-{rc}{" is-error" if err else ""}" data-role="{erole}" data-index="{i}"'
+            f'{_FINAL_ATTR if fin else ""}>\n<div class="msg-head"><span class="role">{erole}</span>'
+        )
+        if role == "tool":
+            w(f' <span class="toolname">{esc(names.get(i) or "unknown call")}</span>')
+            w(f' <code class="callid">({esc(msg.tool_call_id)})</code>')
+            if i in unknown:
+                w(' <span class="chip unknown">unknown call</span>')
+            if err:
+                w(_ERROR_CHIP)
+        head = f'{_FINAL_CHIP if fin else ""} <span class="idx">#{i}</span>\n'
+        mine = chips.get(i)
+        if mine:
+            w(head)
+            _chips(w, mine)
+            w("</div>")
+        else:
+            w(head + "</div>")
+        calls = msg.tool_calls
+        text = msg.content
+        if text or not calls:
+            cut = _plain_text(w, text) or cut
+        for j, c in enumerate(calls):
+            name = esc(c.name)
+            args = c.arguments
+            if isinstance(args, str):
+                args_text = args
+                args_cut = cut_chars(args) is not None
+            else:
+                args_text = pretty_json(args)
+                args_cut = " chars]" in args_text and any_cut(args)
+            cut = cut or args_cut
+            r = result_of.get((i, j)) if role == "assistant" else None
+            res = None if r is None else messages[r]
+            cid = f' <code class="callid">{esc(c.id)}</code>' if c.id else ""
+            state = (
+                ' <span class="chip unknown">no result</span>' if res is None else (_ERROR_CHIP if res.is_error else "")
+            )
+            w(
+                f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
+                f"{cid}{state}{_CUT_CHIP if args_cut else ''}"
+                f'</summary>\n<pre class="args">{esc_content(args_text)}</pre>'
+            )
+            if res is not None:
+                rtext = res.content
+                k = line_count(rtext)
+                failed = res.is_error
+                w(
+                    f'\n<div class="result{" is-error" if failed else ""}" data-role="tool" data-index="{r}">'
+                    f'<div class="msg-head"><span class="role">result</span> <span class="lines">{k} line'
+                    f"{'' if k == 1 else 's'}</span>{_ERROR_CHIP if failed else ''}"
+                    f' <span class="idx">#{r}</span> '
+                )
+                _chips(w, chips.get(r, ()))  # type: ignore[arg-type]
+                w("</div>")
+                cut = _plain_text(w, rtext) or cut
+                w("</div>")
+            w("\n</details>")
+        w("\n</div>")
+    out.cut = cut
+    out.html = "".join(parts)
+    return out
 
 
 def _prompt_block(w: Callable[[str], Any], pv: PromptView | None) -> None:
@@ -459,6 +646,7 @@ def _member(
         dup = id(m) in dups
         cut = completion.endswith(CUT_TAILS) and cut_chars(completion) is not None
         msgs: list[MessageView] | None = None
+        conv: _Conv | None = None
         unattributed: list[dict[str, Any]] = []
         tools: list[str] = []
         compact = ""
@@ -467,7 +655,16 @@ def _member(
         dup = id(m) in dups
         msgs = None
         unattributed = []
-        if m.messages is not None:
+        conv = None if md else _plain_conversation(m)
+        if conv is not None:
+            facts.has_conversations = True
+            unattributed = conv.unattributed
+            cut = conv.cut or cut_chars(m.judge_explanation) is not None or any_cut(m.metadata)
+            tools = sorted(conv.tools)
+            facts.tool_names.update(tools)
+            turns, calls, tool_errors = conv.turns, conv.calls, conv.tool_errors
+            compact = conv.compact
+        elif m.messages is not None:
             msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
             facts.has_conversations = True
             # one walk of the views, which hold each text's and each call's cut already
@@ -495,7 +692,8 @@ def _member(
             cut = any_cut_member(m)
             tools = []
             turns = calls = tool_errors = 0
-        compact = compact_line(m)
+        if conv is None:
+            compact = compact_line(m)
     if not m.badges:
         # the badges follow from a few facts: one rendering per combination
         bkey = (m.truncated, m.skip_reason, m.eligible, m.trained, dup, cut, training_known, tool_errors)
@@ -554,7 +752,7 @@ def _member(
     seed = m.seed
     if seed is not None:
         spans += f'<span class="seed">seed {seed if type(seed) is int else esc(seed)}</span>\n'
-    if msgs is not None:
+    if msgs is not None or conv is not None:
         spans += (
             f'<span class="turns">{turns} turn{"" if turns == 1 else "s"}</span> '
             f'<span class="calls">{calls} call{"" if calls == 1 else "s"}</span>\n'
@@ -590,15 +788,18 @@ def _member(
             w("</div>\n")
         else:  # the common case of _text, inline: short, no markdown, not cut
             w(f'<pre class="text">{esc_content(completion)}</pre></div>\n')
-    elif msgs is not None:
+    elif msgs is not None or conv is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')
         elif (g.prompt is not None and not own_prompt) or m.prompt is not None:
             w('<p class="note subtle">The conversation starts after the scenario\'s prefix.</p>\n')
-        for mv in msgs:
-            if mv.standalone:
-                _message(w, mv)
-        if not msgs:
+        if conv is not None:
+            w(conv.html)
+        else:
+            for mv in msgs:  # type: ignore[union-attr]  # set when conv is None
+                if mv.standalone:
+                    _message(w, mv)
+        if not m.messages:
             w('<p class="missing">This member\'s conversation is empty.</p>\n')
     elif not m.steps:
         w('<p class="missing">This member\'s content was not exported.</p>\n')
