@@ -391,3 +391,21 @@ def test_interrupted_while_moving_files_in_the_build_finishes_the_move(tmp_path,
     full = tmp_path / "full"
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert contents(site) == contents(full)
+
+
+def test_page_writers_share_the_builds_checks_of_their_root_only(tmp_path):
+    """A page's writer takes the build writer's resolved root and checked folders (a writer
+    per page resolving them again cost 0.1 ms a page); a writer of another root checks anew."""
+    (tmp_path / "s").mkdir()
+    (tmp_path / "t").mkdir()
+    w = SiteWriter(tmp_path / "s")
+    w.write("sub/a.html", "<p>")
+    page = SiteWriter(w.root, w)
+    assert page._dirs is w._dirs and page.root == w.root and page.files == [] and page.count == 0
+    page.write("sub/b.html", "<p>")
+    assert page.files == ["sub/b.html"] and w.files == ["sub/a.html"]
+    other = SiteWriter(tmp_path / "t", w)
+    assert other._dirs is not w._dirs and other.root == (tmp_path / "t").resolve()
+    (tmp_path / "t" / "sub").symlink_to(tmp_path / "s" / "sub")
+    with pytest.raises(OutputError):
+        other.write("sub/evil.html", "x")
