@@ -517,20 +517,14 @@ def render_groups(
     observe: bool,
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
-    each: Callable[[Group], None] | None = None,
 ) -> Markup:
-    """The ``<section class="groups">`` content of one page: every group panel and member card.
-
-    ``each`` is called with every group just before its panel is written: the site exports the
-    group's logtree section there, while its members are still in the CPU's cache."""
+    """The ``<section class="groups">`` content of one page: every group panel and member card."""
     out: list[str] = []
     w = out.append
     per_member_prompt = any(g.id is None for g in groups)
     facts.n_groups = len(groups)
     page_key = esc_str(page_key)  # escaped once here: every card's data-cid holds it
     for i, g in enumerate(groups):
-        if each is not None:
-            each(g)
         _group(w, g, i, per_member_prompt and g.id is None, md, page_key, training_known, train, observe, others, facts)
     if not groups:
         w('<p class="missing">No rollout was exported for this iteration.</p>\n')

@@ -7,7 +7,6 @@ pairing, folding); templates only lay it out.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -15,7 +14,7 @@ from urllib.parse import quote
 import orjson
 from markupsafe import Markup
 
-from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
+from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
 from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, longer_than, pretty_json
 
@@ -376,10 +375,8 @@ def iteration_context(
     prev_ref: IterationRef | None,
     next_ref: IterationRef | None,
     markdown: bool = True,
-    each: Callable[[Group], None] | None = None,
 ) -> dict[str, Any]:
-    """The template context of an iteration page; ``markdown`` adds the markdown rendering of every text
-    (``each``: see cards.render_groups)."""
+    """The template context of an iteration page; ``markdown`` adds the markdown rendering of every text."""
     from .cards import PageGroups, render_groups
 
     ref = it.ref
@@ -408,7 +405,6 @@ def iteration_context(
         observe=observe,
         others=others,
         facts=facts,
-        each=each,
     )
     logtree_html = None
     if it.logtree_root is not None:

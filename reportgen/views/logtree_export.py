@@ -274,28 +274,15 @@ def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
         return compact_json(plain()).encode("utf-8", "replace")
 
 
-LOGTREE_END = b"]}}"  # what closes the document after its last section (see _document)
-
-
-def logtree_head(it: Iteration, page: str) -> bytes:
-    """The logtree JSON document up to its groups' sections: ``logtree_head``, then
-    ``logtree_group`` of each group in order, then ``LOGTREE_END`` are the file's bytes."""
-    head = _document(it, page, [])
-    return _dumps(head, lambda: head)[: -len(LOGTREE_END)]
-
-
-def logtree_group(g: Group) -> bytes:
-    """One group's section of the logtree JSON, with the comma before it."""
-    return b"," + _dumps(_group_section(g, True), partial(_group_section, g, False))
-
-
 def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
     without holding its whole tree, nor its whole text, for an update of thousands of groups."""
-    yield logtree_head(it, page)
+    head = _document(it, page, [])
+    yield _dumps(head, lambda: head)[: -len(b"]}}")]  # the document up to its last section
     for g in it.groups:
-        yield logtree_group(g)
-    yield LOGTREE_END
+        yield b","
+        yield _dumps(_group_section(g, True), partial(_group_section, g, False))
+    yield b"]}}"
 
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:
