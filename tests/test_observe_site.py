@@ -346,3 +346,29 @@ def test_logtree_written_a_group_at_a_time_falls_back_per_group(tmp_path):
         m.tokens = 7
     parts = list(logtree_parts(run, it, "p.html"))
     assert len(parts) == 2 + 2 * 3 and b"".join(parts) == orjson.dumps(logtree_dict(run, it, "p.html"))
+
+
+def test_logtree_of_an_update_of_several_pages_is_the_whole_document(tmp_path):
+    """An update's groups are split over pages; its logtree JSON is one document with every
+    group once and in order, whatever the number of pages or workers."""
+    from reportgen.views.logtree_export import logtree_bytes
+
+    o = Obs().run("grpo", group_size=2)
+    o.batch(*[o.prompt(f"p:{g}", f"question {g}") for g in range(5)])
+    o.batch(*[o.rollout(1, g, m, f"answer {g}.{m} <&>", prompt=f"p:{g}") for g in range(5) for m in range(2)])
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    for per, jobs in ((2, 1), (50, 1), (1, 2)):
+        site = tmp_path / f"site{per}"
+        build(str(src), site, BuildOptions(jobs=jobs, groups_per_page=per))
+        reader = open_source(str(src))
+        run = reader.scan()
+        assert len(run.iterations) == 1
+        for ref in run.iterations:
+            it = reader.load(ref)
+            name = ref.page[: -len(".html")] + "_logtree.json"
+            assert (site / name).read_bytes() == logtree_bytes(run, it, ref.page), (per, name)
+        pages = sorted(site.glob("train_iteration_000001*.html"))
+        assert len(pages) == -(-5 // per)
+        shown = [a["id"] for page in pages for a in soup(page).select("section.group")]
+        assert shown == [f"g{g}" for g in range(5)]
