@@ -785,17 +785,20 @@ MAX_JOBS = 8  # default_jobs' ceiling; workers_for_memory may start fewer
 _WORKER_BASE = 40 << 20
 _WORKER_OWN = 10 << 20
 _WORKER_PER_INPUT_BYTE = 5
-# what the main process grows by while the workers render: the chart files, about 200
-# bytes a metric value (53 MiB for 6,517 updates of 49 metrics)
-_CHART_BYTES_PER_VALUE = 200
+# what the main process grows by while the workers render: the chart files, written a
+# block of rows at a time, measured at 13-41 bytes a metric value over 8 MiB (6,859 x 49,
+# 10,000 x 200, 300 x 2,000 and 50,000 x 20 updates x metrics); 200 bytes a value when the
+# downloads were built whole
+_CHART_BASE = 8 << 20
+_CHART_BYTES_PER_VALUE = 24
 
 
 def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int, main_growth: int = 0) -> int:
     """At most ``jobs`` workers, and no more than fit MEMORY_BUDGET with this process,
     RSS summed over the processes (``main_growth``: what this process will add while
-    they run). With 8 asked for: 7 workers on a 190 MiB GRPO export, 3 on one of 6,859
-    small updates (a main process of 67 MiB that grows by 54 MiB of charts), 2 on one of
-    a few huge updates (16,384 rollouts each)."""
+    they run). With 8 asked for: 7 workers on a 190 MiB GRPO export, 4 on one of 6,859
+    small updates (a main process of 67 MiB that grows by 16 MiB of charts; 3 when the
+    charts took 54 MiB), 2 on one of a few huge updates (16,384 rollouts each)."""
     size = getattr(reader, "input_bytes", None)
     if size is None or not refs or jobs <= 1:
         return jobs
@@ -958,17 +961,22 @@ def render_run(
                 arrived(si, i, res)
         return gone
 
-    from .views.charts import chart_files, charts_context
+    from .views.charts import chart_parts, charts_context
 
-    def run_files() -> dict[str, bytes]:
+    def run_files() -> dict[str, int]:
         # what follows from the scan alone, not from the pages: written while the workers render
         if run.prompt_index:
             ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
             writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
-        out = chart_files(run)
-        for name, data in out.items():
+        sizes = {}
+        for name, data in chart_parts(run).items():
+            if isinstance(data, bytes):
+                sizes[name] = len(data)
+            else:  # the downloads, a few hundred rows at a time: their size is counted as written
+                sizes[name] = 0
+                data = _counted(data, sizes, name)
             writer.write(name, data)
-        return out
+        return sizes
 
     use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
     if use_pool:
@@ -985,7 +993,7 @@ def render_run(
                 reader,
                 [sequences[si][i] for si, i in pending],
                 min(jobs, len(pending)),
-                _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
+                _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
             )
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp) as pool:
                 rendered = pool.map(_worker_task, pending, chunksize=1)  # submitted now
@@ -1017,6 +1025,12 @@ def render_run(
             env.get_template("code_diff.html").render({**common, "lines": list(_diff_lines(run.code_diff))}),
         )
     return rollouts
+
+
+def _counted(parts: Iterable[bytes], sizes: dict[str, int], name: str) -> Iterator[bytes]:
+    for part in parts:
+        sizes[name] += len(part)
+        yield part
 
 
 _MALLOC_TUNED = False

@@ -285,6 +285,47 @@ def test_csv_has_empty_cells_for_no_value_and_guards_formulas():
     assert rows[2] == ["2", "1700000002.0", "", ""]
 
 
+def test_downloads_come_a_block_of_rows_at_a_time(monkeypatch):
+    """The downloads are written in pieces of a few rows (their whole text at once took 200
+    bytes a value); joined, every line holds its row's values, in step order, and each
+    piece's cells are the column's cells in metrics_data.js."""
+    import random
+
+    from reportgen.views import charts
+
+    rnd = random.Random(3)
+    steps = rnd.sample(range(100), 40)  # rows arrive out of step order
+    rows: dict[int, dict[str, float | None]] = {}
+    for st in steps:
+        rows[st] = {"f": rnd.choice([0.1, -2.5e-7, 1e300, math.nan, None]), "i": float(rnd.randint(-5, 5))}
+        if rnd.random() < 0.7:
+            rows[st]["s"] = rnd.random()
+    run = make_run(rows=rows)
+    monkeypatch.setattr(charts, "_CELLS_AT_ONCE", 12)  # 12 // (3 metrics + step + time) = 2 rows a piece
+    parts = list(charts.metrics_jsonl_parts(run))
+    assert len(parts) == 20 and all(p.count(b"\n") == 2 for p in parts)
+    lines = [strict(line) for line in b"".join(parts).splitlines()]
+    assert [r["step"] for r in lines] == sorted(steps)
+    for r in lines:
+        want = rows[r["step"]]
+        assert r["i"] == int(want["i"]) and type(r["i"]) is int  # type: ignore[arg-type]
+        f = want["f"]
+        assert r["f"] == (None if f is None or f != f else f)
+        assert r.get("s") == want.get("s")
+    csv_parts = list(charts.metrics_csv_parts(run))
+    assert len(csv_parts) == 21 and b"".join(csv_parts) == metrics_csv(run)
+    assert list(csv.reader(io.StringIO(b"".join(csv_parts).decode())))[1][0] == str(min(steps))
+    cols = charts.Columns(run)
+    for name in cols.names:
+        whole = cols.json[name][1:-1].split(b",")
+        for _ in range(30):
+            a = rnd.randrange(0, 41)
+            b = rnd.randrange(a, 41)
+            assert cols.cells(name, b"null", a, b) == whole[a:b], (name, a, b)
+            assert cols.cells(name, b"", a, b) == [c.replace(b"null", b"") for c in whole[a:b]]
+        assert cols.cells(name) == whole
+
+
 def test_no_metric_no_files_and_no_charts():
     run = make_run()
     assert chart_files(run) == {}
@@ -353,3 +394,16 @@ def test_run_without_metrics_has_no_chart_scripts(tmp_path):
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "vega" not in html and not (out / DATA_FILE).exists()
     assert "No metric was logged" in html
+
+
+def test_the_index_gives_the_sizes_of_the_downloads_it_wrote(tmp_path):
+    """The downloads are written in pieces and counted as they are: the index states each
+    file's size as written, and the files hold the whole table."""
+    site = tmp_path / "site"
+    build(str(DEMO / "grpo"), site)
+    text = BeautifulSoup((site / "index.html").read_text(), "html.parser").select_one(".rg-downloads").get_text()
+    run = open_source(str(DEMO / "grpo")).scan()
+    for name in (JSONL_FILE, CSV_FILE):
+        data = (site / name).read_bytes()
+        assert f"{name} ({charts._size(len(data))})" in " ".join(text.split())
+        assert data == chart_files(run)[name]

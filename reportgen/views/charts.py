@@ -21,13 +21,15 @@ import io
 import math
 import re
 from array import array
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import orjson
 
 from ..model import IterationRef, Run
-from .text import script_json
+from .text import kept, script_json
 
 DATA_FILE = "metrics_data.js"
 CHUNK_DIR = "metrics_data"
@@ -344,14 +346,27 @@ class Columns:
         self.names = mt.names()
         self.steps = [mt.steps[i] for i in self.order]
         self.times = [mt.times[i] for i in self.order]
-        self.json = {n: orjson.dumps(_column_values(mt.columns[n], self.order)) for n in self.names}
+        self.json = {n: kept(orjson.dumps(_column_values(mt.columns[n], self.order))) for n in self.names}
+        self._starts: dict[str, array] = {}
 
-    def cells(self, name: str, null: bytes = b"null") -> list[bytes]:
-        """The column's values as JSON texts, one per row (``null``, or ``null`` given, for no value)."""
-        text = self.json[name][1:-1]
+    def cells(self, name: str, null: bytes = b"null", start: int = 0, stop: int | None = None) -> list[bytes]:
+        """The column's values of rows [start, stop) as JSON texts, one per row (``null``, or
+        ``null`` given, for no value)."""
+        text = self.json[name]
+        stop = len(self.steps) if stop is None else stop
+        if start >= stop:
+            return []
+        starts = self._starts.get(name)
+        if starts is None:
+            # where each cell starts in the text, and where a cell after the last would: a
+            # block of rows is then one slice (8 bytes a value, against about 40 for each
+            # cell as a bytes object)
+            cells = text[1:-1].split(b",")
+            starts = self._starts[name] = array("q", accumulate(map(len, cells), lambda s, n: s + n + 1, initial=1))
+        part = text[starts[start] : starts[stop] - 1]
         if null != b"null":
-            text = text.replace(b"null", null)  # the text holds only numbers, commas and nulls
-        return text.split(b",") if text else []
+            part = part.replace(b"null", null)  # the text holds only numbers, commas and nulls
+        return part.split(b",")
 
 
 def _step_domain(run: Run) -> list[float]:
@@ -508,20 +523,32 @@ def data_files(run: Run, charts: list[Chart] | None = None, cols: Columns | None
 def _time_cells(cols: Columns, null: bytes) -> list[bytes] | None:
     if not any(t is not None for t in cols.times):
         return None
-    return [orjson.dumps(t) if t is not None and math.isfinite(t) else null for t in cols.times]
+    return [kept(orjson.dumps(t)) if t is not None and math.isfinite(t) else null for t in cols.times]
 
 
-def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | None) -> list[bytes]:
-    """One ``template % row`` per row: a single C call formats the 200 cells of a line."""
-    columns: list[list[bytes]] = [[str(s).encode() for s in cols.steps]]
-    if times is not None:
-        columns.append(times)
-    columns += [cols.cells(n, null) for n in cols.names]
-    return [template % row for row in zip(*columns)]
+# cells of the downloads formatted at a time: every cell of the run as a bytes object at
+# once took about 200 bytes a value (68 MiB for 6,859 updates of 49 metrics, in the main
+# process while the workers render)
+_CELLS_AT_ONCE = 1 << 16
 
 
-def metrics_jsonl(run: Run, cols: Columns | None = None) -> bytes:
-    """One strict JSON object per step (NaN and infinities as null), sorted by step.
+def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | None) -> Iterator[bytes]:
+    """``template % row`` of every row, about ``_CELLS_AT_ONCE`` cells to a piece: a single C
+    call formats the 200 cells of a line."""
+    n = len(cols.steps)
+    step = max(1, _CELLS_AT_ONCE // (len(cols.names) + 2))
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        columns: list[list[bytes]] = [[str(s).encode() for s in cols.steps[a:b]]]
+        if times is not None:
+            columns.append(times[a:b])
+        columns += [cols.cells(name, null, a, b) for name in cols.names]
+        yield b"".join([template % row for row in zip(*columns)])
+
+
+def metrics_jsonl_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
+    """One strict JSON object per step (NaN and infinities as null), sorted by step, a few
+    hundred lines to a piece.
 
     Every line has every metric, in name order, after ``step`` and ``time`` (when known).
     """
@@ -529,8 +556,12 @@ def metrics_jsonl(run: Run, cols: Columns | None = None) -> bytes:
     times = _time_cells(cols, b"null")
     # names are escaped by orjson; "%" is doubled for the template
     keys = [orjson.dumps(k).replace(b"%", b"%%") + b":%b" for k in ["step"] + (["time"] if times else []) + cols.names]
-    lines = _lines(cols, b"{" + b",".join(keys) + b"}\n", b"null", times)
-    return b"".join(lines)
+    yield from _lines(cols, b"{" + b",".join(keys) + b"}\n", b"null", times)
+
+
+def metrics_jsonl(run: Run, cols: Columns | None = None) -> bytes:
+    """metrics_jsonl_parts() joined."""
+    return b"".join(metrics_jsonl_parts(run, cols))
 
 
 def _csv_cell(name: str) -> str:
@@ -538,29 +569,47 @@ def _csv_cell(name: str) -> str:
     return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
 
 
-def metrics_csv(run: Run, cols: Columns | None = None) -> bytes:
-    """The metrics as CSV: ``step``, ``time`` (when known), one column per metric; empty cell for no value."""
+def metrics_csv_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
+    """The metrics as CSV: ``step``, ``time`` (when known), one column per metric; empty cell
+    for no value. The header, then a few hundred rows to a piece."""
     cols = Columns(run) if cols is None else cols
     times = _time_cells(cols, b"")
     buf = io.StringIO()
     header = ["step"] + (["time"] if times is not None else []) + [_csv_cell(n) for n in cols.names]
     csv.writer(buf, lineterminator="\n").writerow(header)
     template = b",".join([b"%b"] * len(header)) + b"\n"
-    return buf.getvalue().encode("utf-8") + b"".join(_lines(cols, template, b"", times))
+    yield buf.getvalue().encode("utf-8")
+    yield from _lines(cols, template, b"", times)
+
+
+def metrics_csv(run: Run, cols: Columns | None = None) -> bytes:
+    """metrics_csv_parts() joined."""
+    return b"".join(metrics_csv_parts(run, cols))
 
 
 # ---------------------------------------------------------------- entry points
 
 
-def chart_files(run: Run) -> dict[str, bytes]:
-    """Every file the index's charts and downloads need, by site-relative name."""
+def chart_parts(run: Run) -> dict[str, bytes | Iterator[bytes]]:
+    """Every file the index's charts and downloads need, by site-relative name: the data
+    files as bytes, the downloads as pieces to write one after the other (never the whole
+    text at once: they grow with the number of updates times the number of metrics)."""
     if not run.metrics.columns:
         return {}
     cols = Columns(run)
-    files = data_files(run, cols=cols)
-    files[JSONL_FILE] = metrics_jsonl(run, cols)
-    files[CSV_FILE] = metrics_csv(run, cols)
+    files: dict[str, bytes | Iterator[bytes]] = dict(data_files(run, cols=cols))
+    files[JSONL_FILE] = metrics_jsonl_parts(run, cols)
+    files[CSV_FILE] = metrics_csv_parts(run, cols)
     return files
+
+
+def chart_files(run: Run) -> dict[str, bytes]:
+    """chart_parts() with every file's bytes joined."""
+    return {k: v if isinstance(v, bytes) else b"".join(v) for k, v in chart_parts(run).items()}
+
+
+def _len(v: bytes | int) -> int:
+    return v if isinstance(v, int) else len(v)
 
 
 def _size(n: int) -> str:
@@ -571,8 +620,9 @@ def _size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB"
 
 
-def charts_context(run: Run, files: dict[str, bytes]) -> dict[str, Any]:
-    """What ``_charts.html`` lays out: chart boxes, legend items, downloads."""
+def charts_context(run: Run, files: Mapping[str, bytes | int]) -> dict[str, Any]:
+    """What ``_charts.html`` lays out: chart boxes, legend items, downloads (``files``: the chart
+    files by name, or their sizes)."""
     charts = plan_charts(run) if files else []
     statuses = {r.status for r in run.iterations}
     texts = [r.has_texts for r in run.iterations]
@@ -592,7 +642,7 @@ def charts_context(run: Run, files: dict[str, bytes]) -> dict[str, Any]:
             for c in charts
         ],
         "downloads": [
-            {"href": name, "size": _size(len(files[name]))} for name in (JSONL_FILE, CSV_FILE) if name in files
+            {"href": name, "size": _size(_len(files[name]))} for name in (JSONL_FILE, CSV_FILE) if name in files
         ],
         "n_metrics": len(run.metrics.columns),
         "n_rows": len(run.metrics),

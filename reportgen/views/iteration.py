@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
-from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, longer_than, pretty_json
+from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, kept, longer_than, pretty_json
 
 # how many earlier updates that sampled a group's prompt its header links (the nearest ones);
 # prompts.js lists them all for the script to fill in
@@ -269,7 +269,7 @@ def json_tree(value: Any) -> Markup:
     if key is not None:
         if len(_JSON_TREES) >= 512:
             _JSON_TREES.clear()
-        _JSON_TREES[key] = out
+        _JSON_TREES[kept(key)] = out
     return out
 
 

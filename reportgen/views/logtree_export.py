@@ -17,7 +17,7 @@ import orjson
 
 from ..model import Group, Iteration, Member, Message, Run
 from .html import esc_text
-from .text import compact_json, fmt, pretty_json
+from .text import compact_json, fmt, kept, pretty_json
 
 # logtree strings are HTML-escaped text: markupsafe's entities, which a browser unescapes as
 # html.escape's; esc_text skips the texts with nothing to escape (most of them here)
@@ -83,7 +83,7 @@ class _Pieces:
         if hit is None:
             if sum(map(len, key)) > _PIECE_MAX:  # a long text (a judge's explanation) is seldom repeated
                 return build(*args)
-            hit = orjson.Fragment(orjson.dumps(build(*args)))
+            hit = orjson.Fragment(kept(orjson.dumps(build(*args))))
             if len(self.cache) >= 4096:  # keys hold input strings: keep the cache bounded
                 self.cache.clear()
             self.cache[key] = hit

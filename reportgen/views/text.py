@@ -136,6 +136,13 @@ def num_text(value: float | int) -> str:
 _REPR: dict[float, str] = {}
 
 
+def kept(data: bytes) -> bytes:
+    """A copy of orjson's bytes the size of its text, for bytes that stay alive (caches, tables):
+    orjson.dumps keeps at least a 4 KiB buffer behind every result (orjson 3.13), so 6,859
+    small values kept as they come cost 27 MiB of resident memory."""
+    return memoryview(data).tobytes()
+
+
 def pretty_json(value: Any) -> str:
     """Indented JSON of any value, never failing (big ints, NaN, any depth)."""
     try:
