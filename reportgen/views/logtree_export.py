@@ -197,7 +197,7 @@ def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
             if head is None:
                 head = [_message(x) for x in p.messages]
                 if fragments:  # the prompt leads every member's conversation: serialize it once
-                    head = [orjson.Fragment(orjson.dumps(x)) for x in head]
+                    head = [orjson.Fragment(kept(orjson.dumps(x))) for x in head]
                 shared[id(p)] = head
         else:
             head = []
