@@ -288,10 +288,15 @@ class MetricTable:
         self.steps = list(steps)
         self.times = list(times)
         self._row = {s: i for i, s in enumerate(self.steps)}
-        nan = math.nan
+        width = len(names)
+        gap = array("d", [math.nan]) * width
+        # every row padded to the names' width, then transposed by zip() in C (a list
+        # comprehension per column took 0.2 s of every rebuild of 6,859 updates x 49 metrics)
+        full = [gap if m is None else (m if len(m) >= width else m + gap[len(m) :]) for m in rows]
+        columns = zip(*full) if full else (() for _ in names)
         found = []
-        for i, name in enumerate(names):
-            col = array("d", [m[i] if m is not None and i < len(m) else nan for m in rows])
+        for i, (name, values) in enumerate(zip(names, columns)):
+            col = array("d", values)
             first = next((r for r, v in enumerate(col) if v == v), None)  # NaN != NaN: a gap
             if first is not None:
                 found.append((first, i, name, col))

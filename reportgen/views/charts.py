@@ -347,7 +347,7 @@ class Columns:
         self.steps = [mt.steps[i] for i in self.order]
         self.times = [mt.times[i] for i in self.order]
         self.json = {n: kept(orjson.dumps(_column_values(mt.columns[n], self.order))) for n in self.names}
-        self._starts: dict[str, array] = {}
+        self._before: dict[str, array] = {}
 
     def cells(self, name: str, null: bytes = b"null", start: int = 0, stop: int | None = None) -> list[bytes]:
         """The column's values of rows [start, stop) as JSON texts, one per row (``null``, or
@@ -356,14 +356,13 @@ class Columns:
         stop = len(self.steps) if stop is None else stop
         if start >= stop:
             return []
-        starts = self._starts.get(name)
-        if starts is None:
-            # where each cell starts in the text, and where a cell after the last would: a
-            # block of rows is then one slice (8 bytes a value, against about 40 for each
-            # cell as a bytes object)
-            cells = text[1:-1].split(b",")
-            starts = self._starts[name] = array("q", accumulate(map(len, cells), lambda s, n: s + n + 1, initial=1))
-        part = text[starts[start] : starts[stop] - 1]
+        before = self._before.get(name)
+        if before is None:
+            # the characters of the cells before each row: row k starts at 1 + k + before[k]
+            # (the "[" and k commas), so a block of rows is one slice of the text (8 bytes a
+            # value, against about 40 for each cell as a bytes object)
+            before = self._before[name] = array("q", accumulate(map(len, text[1:-1].split(b",")), initial=0))
+        part = text[1 + start + before[start] : stop + before[stop]]
         if null != b"null":
             part = part.replace(b"null", null)  # the text holds only numbers, commas and nulls
         return part.split(b",")
