@@ -549,3 +549,44 @@ def test_metric_table_fill_equals_setting_each_value():
         }
         assert (fast.steps, fast.times, len(fast)) == (slow.steps, slow.times, len(slow))
         assert all(fast.get(s, n) == slow.get(s, n) for s in steps for n in names)
+
+
+def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
+    """A rebuild restores the scan's index (prompt ids kept sorted, metric rows as JSON) and
+    reads on: an update whose rollouts go on in the appended batches gets its new prompt
+    keys, and the index, prompt links and state equal those of one full scan."""
+    import json
+
+    o = Obs().run()
+    o.batch(o.prompt("p:2"), o.prompt("p:1"), o.rollout(1, 0, 0, prompt="p:2"), o.rollout(1, 0, 1, prompt="p:2"))
+    o.batch(o.update(1, reward__mean=0.5, loss=None))
+    o.batch(o.rollout(2, 0, 0, prompt="p:1"))
+    head = o.text()
+    o.batch(o.rollout(1, 1, 0, prompt="p:1"), o.rollout(2, 1, 0, prompt="p:2"), o.rollout(1, 2, 0, prompt="p:2"))
+    o.batch(o.update(2, reward__mean=0.25))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "observe.jsonl").write_text(head)
+    first = ObserveReader(Storage(str(src)))
+    first.scan()
+    saved = json.loads(json.dumps(first.state()))  # through JSON, as the state file
+    (src / "observe.jsonl").write_text(o.text())
+    again = ObserveReader(Storage(str(src)))
+    assert again.restore(saved)
+    grown = again.scan()
+    fresh_reader = ObserveReader(Storage(str(src)))
+    fresh = fresh_reader.scan()
+    assert again.state() == fresh_reader.state()
+    assert grown.prompt_index == fresh.prompt_index == {"p:1": [1, 2], "p:2": [1, 2]}
+    assert [(r.number, r.rollouts) for r in grown.iterations] == [(1, 4), (2, 2)]
+    u = again._updates[(0, 1)]
+    assert u.prompt_ids.tolist() == sorted(set(u.prompt_ids)) and u.tidy
+    # a state whose rows or key ids are not what the scan writes is not taken up
+    for bad in ({"rows": ["x"]}, {"keys": [1.5]}, {"keys": [99]}):
+        broken = json.loads(json.dumps(saved))
+        row = broken["updates"][0]
+        if "rows" in bad:
+            row[6] = bad["rows"]
+        else:
+            row[8] = bad["keys"]
+        assert not ObserveReader(Storage(str(src))).restore(broken)

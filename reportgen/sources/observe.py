@@ -76,6 +76,7 @@ class _UpdateIndex:
     # group (PPO) to flat_ids, which only page keys read: a member's prompt has no such links
     prompt_ids: array = field(default_factory=lambda: array("i"))
     flat_ids: array = field(default_factory=lambda: array("i"))
+    tidy: bool = False  # prompt_ids and flat_ids sorted without repeats (by _finish, or restored so)
 
 
 @dataclass(slots=True)
@@ -401,6 +402,7 @@ class ObserveReader:
                 ids = u.flat_ids if flat else u.prompt_ids
                 if not ids or ids[-1] != i:  # a group's members come together
                     ids.append(i)
+                    u.tidy = False
 
             for rec, s, e in batch:
                 kind, seg = rec[0], rec[1]
@@ -669,10 +671,10 @@ class ObserveReader:
                     u.side_spans,
                     u.status,
                     u.time,
-                    None if u.metrics is None else [None if math.isnan(x) else x for x in u.metrics],
+                    None if u.metrics is None else _json_row(u.metrics),
                     u.rollouts,
-                    sorted(set(u.prompt_ids)),
-                    sorted(set(u.flat_ids)),
+                    u.prompt_ids.tolist() if u.tidy else sorted(set(u.prompt_ids)),
+                    u.flat_ids.tolist() if u.tidy else sorted(set(u.flat_ids)),
                 ]
                 for u in self._updates.values()
             ],
@@ -709,6 +711,17 @@ class ObserveReader:
                     raise ValueError("prompt key id out of range")
                 return i
 
+            def key_ids(ids: Any) -> array:
+                out = array("i", ids)  # TypeError for anything but integers
+                if out and (min(out) < 0 or max(out) >= n_keys):
+                    raise ValueError("prompt key id out of range")
+                return out
+
+            def metric_row(values: list[Any]) -> array:
+                if None in values:
+                    return array("d", [math.nan if x is None else float(x) for x in values])
+                return array("d", values)  # TypeError for anything but numbers
+
             prompts: dict[int, dict[int, tuple[int, int]]] = {}
             for seg, i, a, b in state["prompts"]:
                 prompts.setdefault(int(seg), {})[key_id(i)] = (int(a), int(b))
@@ -721,10 +734,11 @@ class ObserveReader:
                     [(int(a), int(b)) for a, b in ss],
                     status,
                     time,
-                    None if metrics is None else array("d", [math.nan if x is None else float(x) for x in metrics]),
+                    None if metrics is None else metric_row(metrics),
                     int(rollouts),
-                    array("i", [key_id(i) for i in keys]),
-                    array("i", [key_id(i) for i in flat]),
+                    key_ids(keys),
+                    key_ids(flat),
+                    True,
                 )
         except (KeyError, TypeError, ValueError, OSError, InputError):
             return False
@@ -816,8 +830,10 @@ class ObserveReader:
         dropped_by_seg: dict[int, float] = {}
         di = self._metric_index.get("observe/dropped_batches")
         for u in self._updates.values():
-            u.prompt_ids = array("i", sorted(set(u.prompt_ids)))
-            u.flat_ids = array("i", sorted(set(u.flat_ids)))
+            if not u.tidy:  # a rebuild's restored updates are (0.1 s for 6,859 of them)
+                u.prompt_ids = array("i", sorted(set(u.prompt_ids)))
+                u.flat_ids = array("i", sorted(set(u.flat_ids)))
+                u.tidy = True
         key_names = self._key_names
         index = run.prompt_index
         order = sorted(visible)
@@ -1035,6 +1051,14 @@ class ObserveReader:
                     metadata=rec.get("metadata") if "metadata" in rec else None,
                 )
         return Prompt(key=key, messages=None)
+
+
+def _json_row(row: array) -> list[float | None]:
+    """A metric row as JSON data, NaN (no value) as None: a row without gaps is converted in C
+    (a comprehension for every row cost 0.1 s of every rebuild of 6,859 updates x 49 metrics)."""
+    if not any(map(math.isnan, row)):
+        return row.tolist()
+    return [None if math.isnan(x) else x for x in row]
 
 
 def _title_for(display_root: str) -> str:
