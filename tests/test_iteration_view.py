@@ -461,3 +461,34 @@ def test_same_prompt_links_only_the_nearest_earlier_updates(tmp_path):
         assert (ocut.get_text() if ocut else None) == (f"{cut} earlier, " if cut else None)
     prompts = (out / "prompts.js").read_text()
     assert '"p:0":[' + ",".join(str(k) for k in range(1, 15)) + "]" in prompts
+
+
+def test_plain_conversation_pairs_results_past_65536_calls():
+    """A message may hold any number of calls (hostile input): a result still finds its
+    call, and the card is the general path's."""
+    from reportgen.model import Group
+    from reportgen.views import cards
+
+    n = 70_000
+    calls = [ToolCall(f"c{i}", "f", {}) for i in range(n)]
+    m = Member(
+        0,
+        reward=1.0,
+        messages=[Message("assistant", "", tool_calls=calls), Message("tool", "r", tool_call_id=f"c{n - 1}")],
+    )
+    conv = cards._plain_conversation(m)
+    assert conv is not None and conv.calls == n and conv.compact.endswith("tool(f)")
+    out: list[str] = []
+    facts = cards.PageGroups()
+    g = Group(id=0, prompt=None, members=[m])
+    cards._member(out.append, m, g, "g0", "group 0", "0", set(), False, "1", True, False, facts)
+    general: list[str] = []
+    saved = cards._plain_conversation
+    cards._plain_conversation = lambda m: None  # type: ignore[assignment]
+    try:
+        cards._member(general.append, m, g, "g0", "group 0", "0", set(), False, "1", True, False, cards.PageGroups())
+    finally:
+        cards._plain_conversation = saved
+    html = "".join(out)
+    assert html == "".join(general)
+    assert html.count('data-role="tool" data-index="1"') == 1 and html.count("no result") == n - 1
