@@ -546,8 +546,8 @@ def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | Non
 
 
 def metrics_jsonl_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
-    """One strict JSON object per step (NaN and infinities as null), sorted by step, a few
-    hundred lines to a piece.
+    """One strict JSON object per step (NaN and infinities as null), sorted by step, in pieces
+    of about ``_CELLS_AT_ONCE`` cells.
 
     Every line has every metric, in name order, after ``step`` and ``time`` (when known).
     """
@@ -570,7 +570,7 @@ def _csv_cell(name: str) -> str:
 
 def metrics_csv_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
     """The metrics as CSV: ``step``, ``time`` (when known), one column per metric; empty cell
-    for no value. The header, then a few hundred rows to a piece."""
+    for no value. The header, then pieces of about ``_CELLS_AT_ONCE`` cells."""
     cols = Columns(run) if cols is None else cols
     times = _time_cells(cols, b"")
     buf = io.StringIO()
