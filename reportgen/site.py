@@ -452,9 +452,9 @@ class SiteWriter:
             self._dirs.add(folder)
         return os.path.join(self.root, name)
 
-    def write(self, name: str, data: bytes | str | Iterable[bytes]) -> None:
+    def write(self, name: str, data: bytes | str | Iterable[bytes]) -> int:
         """Write one file (a text, bytes, or byte parts, which may come from a generator); ``name``
-        is relative and made by our code."""
+        is relative and made by our code. Returns the bytes written."""
         path = self._path(name)
         if isinstance(data, str):
             data = page_bytes(data)
@@ -464,14 +464,17 @@ class SiteWriter:
             if e.errno == errno.ELOOP:
                 raise OutputError(f"refusing to write outside the site: {name!r}") from None
             raise
+        size = 0
         with open(fd, "wb") as f:
             if isinstance(data, bytes):
-                f.write(data)
+                size = f.write(data)
             else:
-                f.writelines(data)  # parts, written without joining megabytes first
+                for part in data:  # parts, written without joining megabytes first
+                    size += f.write(part)
         self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
+        return size
 
 
 def copy_assets(dest: Path) -> None:
@@ -982,15 +985,8 @@ def render_run(
         if run.prompt_index:
             ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
             writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
-        sizes = {}
-        for name, data in chart_parts(run).items():
-            if isinstance(data, bytes):
-                sizes[name] = len(data)
-            else:  # the downloads, in pieces of about 65,000 cells: their size is counted as written
-                sizes[name] = 0
-                data = _counted(data, sizes, name)
-            writer.write(name, data)
-        return sizes
+        # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
+        return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
 
     use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
     if use_pool:
@@ -1040,12 +1036,6 @@ def render_run(
             env.get_template("code_diff.html").render({**common, "lines": list(_diff_lines(run.code_diff))}),
         )
     return rollouts
-
-
-def _counted(parts: Iterable[bytes], sizes: dict[str, int], name: str) -> Iterator[bytes]:
-    for part in parts:
-        sizes[name] += len(part)
-        yield part
 
 
 _MALLOC_TUNED = False

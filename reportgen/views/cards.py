@@ -184,7 +184,8 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
 
 
 def _plain_text(w: Callable[[str], Any], text: str) -> bool:
-    """_textview() of ``text_view(text)`` (no markdown); returns whether the exporter cut it."""
+    """_textview() of ``text_view(text)`` (no markdown), a short text written at once (every
+    completion and message goes through here); returns whether the exporter cut it."""
     if text.endswith(CUT_TAILS) or longer_than(text, FOLD_LINES):
         tv = text_view(text)
         _textview(w, tv)
@@ -779,11 +780,11 @@ def _member(
             '<div class="msg role-assistant completion" data-role="completion" data-final="1">'
             '<div class="msg-head"><span class="role">completion</span></div>'
         )
-        if md or cut or longer_than(completion, FOLD_LINES):
+        if md:
             _text(w, completion, md)
-            w("</div>\n")
-        else:  # the common case of _text, inline: short, no markdown, not cut
-            w(f'<pre class="text">{esc_content(completion)}</pre></div>\n')
+        else:
+            _plain_text(w, completion)
+        w("</div>\n")
     elif msgs is not None or conv is not None:
         if not m.prefix:
             w('<p class="note">Full conversation: the scenario prefix did not match.</p>\n')
