@@ -492,3 +492,38 @@ def test_plain_conversation_pairs_results_past_65536_calls():
     html = "".join(out)
     assert html == "".join(general)
     assert html.count('data-role="tool" data-index="1"') == 1 and html.count("no result") == n - 1
+
+
+def test_duplicates_are_whole_texts_not_lengths():
+    """A group's duplicates are the members whose whole text another member has: texts of
+    one length that differ are not duplicates, conversations compare their whole text."""
+    from reportgen.model import Group
+    from reportgen.views import cards
+
+    def dups(texts: list[str | list[Message]]) -> list[str]:
+        members = [
+            Member(i, reward=1.0, completion=t) if isinstance(t, str) else Member(i, reward=1.0, messages=t)
+            for i, t in enumerate(texts)
+        ]
+        html = str(
+            cards.render_groups(
+                [Group(id=0, prompt=None, members=members)],
+                md=False,
+                page_key="1",
+                training_known=True,
+                train=True,
+                observe=True,
+                others=lambda k: ([], 0),
+                facts=cards.PageGroups(),
+            )
+        )
+        s = BeautifulSoup(html, "html.parser")
+        return sorted(x["data-member"] for x in s.select(".member[data-dup=true]"))
+
+    assert dups(["abc", "abd", "xy", "abe"]) == []  # one length, three texts
+    assert dups(["abc", "abd", "abc", "xy"]) == ["0", "2"]
+    assert dups(["a", "b", "a", "b", "c"]) == ["0", "1", "2", "3"]
+    assert dups(["", ""]) == ["0", "1"]
+    conv = [Message("user", "q"), Message("assistant", "same")]
+    other = [Message("user", "q"), Message("assistant", "samf")]
+    assert dups([conv, list(conv), other]) == ["0", "1"]

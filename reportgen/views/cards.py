@@ -545,12 +545,17 @@ def _group(
     n = len(members)
     dups: set[int] = set()  # id() of the members whose whole text another member of the group has
     if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
-        texts: dict[str, int] = {}
         whole = [m.completion if m.completion is not None else m.full_text() for m in members]
-        for t in whole:
-            texts[t] = texts.get(t, 0) + 1
-        if len(texts) < n:
-            dups = {id(m) for m, t in zip(members, whole) if texts[t] > 1}
+        # texts of different lengths differ: a group whose lengths are all different (most of
+        # them) has no duplicates, and its fresh texts are not hashed (1,100 instructions a
+        # GRPO rollout of 460 characters)
+        lengths = [len(t) for t in whole]
+        if len(set(lengths)) < n:
+            texts: dict[str, int] = {}
+            for t in whole:
+                texts[t] = texts.get(t, 0) + 1
+            if len(texts) < n:
+                dups = {id(m) for m, t in zip(members, whole) if texts[t] > 1}
     rewards = g.rewards()
     rmin = min(rewards) if rewards else None
     rmax = max(rewards) if rewards else None

@@ -269,7 +269,8 @@ def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
     """orjson's bytes of ``value``, or the fallback encoder's of ``plain()`` (the same value
     without ``orjson.Fragment`` pieces, which only orjson can write)."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        # every key is a string (ours, or parsed from JSON): OPT_NON_STR_KEYS would cost 15% more
+        return orjson.dumps(value)
     except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits (from the stdlib parser)
         return compact_json(plain()).encode("utf-8", "replace")
 
