@@ -83,12 +83,14 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
     t = type(value)
     if t is float:
         v: float = value  # type: ignore[assignment]
-        if v != v or v == _INF or v == -_INF:
-            return "–"
         if digits == 3:
-            cached = _FMT3.get(v)  # rewards and advantages repeat: a dict lookup beats formatting
+            # rewards and advantages repeat: a dict lookup beats formatting (looked up before
+            # the NaN and infinity tests: the cache holds finite numbers only)
+            cached = _FMT3.get(v)
             if cached is not None:
                 return cached
+        if v != v or v == _INF or v == -_INF:
+            return "–"
         if v.is_integer() and -1e15 < v < 1e15:
             out = str(int(v))
         else:
