@@ -691,7 +691,7 @@ def _derive_badges(m: Member) -> None:
         badges.append("correct" if correct >= 0.5 else "incorrect")
     if fmt is not None and fmt < 0.5:
         badges.append("bad format")
-    if _finite(m.trajectory_metrics.get("zero_reward_on_limit")):
+    if m.trajectory_metrics and _finite(m.trajectory_metrics.get("zero_reward_on_limit")):
         badges.append("zero_reward_on_limit")
     m.badges = list(dict.fromkeys(badges))
 
@@ -953,7 +953,8 @@ def _members_from_details(details: LogNode) -> list[Member]:
         m = _TRAJ_RE.match(section_title(ep) or "")
         if not m:
             continue
-        mem = Member(member=int(m.group(1)))
+        steps: list[Step] = []
+        mem = Member(member=int(m.group(1)), steps=steps)
         body = section_body(ep)
         # "Episode totals" follows the turns inside "Episode Details"
         for sub in body:
@@ -962,7 +963,7 @@ def _members_from_details(details: LogNode) -> list[Member]:
                     if isinstance(turn, LogNode):
                         tm = _TURN_RE.match(section_title(turn) or "")
                         if tm:
-                            mem.steps.append(_step_from_turn(int(tm.group(1)) - 1, turn))
+                            steps.append(_step_from_turn(int(tm.group(1)) - 1, turn))
                 body = body + section_body(sub)
         for caption, rows in _kv_tables(body):
             if caption == "Episode totals":

@@ -15,7 +15,7 @@ this module.  The result is wrapped in ``Markup`` only once, by
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -432,7 +432,7 @@ def _plain_prompt(p: Prompt) -> str | None:
     return "".join(out)
 
 
-def _kvs(w: Callable[[str], Any], items: dict[str, Any]) -> None:
+def _kvs(w: Callable[[str], Any], items: Mapping[str, Any]) -> None:
     for k, v in items.items():
         shown = fmt(v) if isinstance(v, (int, float)) else v  # Jinja's "is number": booleans too
         w(f'<span class="kv"><span class="k">{esc(k)}</span> {esc(shown)}</span> ')

@@ -7,6 +7,7 @@ pairing, folding); templates only lay it out.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -129,7 +130,7 @@ def _call_view(cid: str | None, name: str, arguments: Any) -> CallView:
 
 
 def conversation_view(
-    messages: list[Message], step_rewards: list[Any] | None = None, md: bool = False
+    messages: list[Message], step_rewards: Sequence[Any] | None = None, md: bool = False
 ) -> tuple[list[MessageView], list[dict[str, Any]]]:
     """Messages with each tool result attached to the call it answers.
 
