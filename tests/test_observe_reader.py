@@ -590,3 +590,50 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
         else:
             row[8] = bad["keys"]
         assert not ObserveReader(Storage(str(src))).restore(broken)
+
+
+def test_classified_lines_match_the_careful_path_line_by_line(tmp_path):
+    """Lines are found by their newlines (not by bytes.split): every kind of line keeps its
+    size without the newline and the careful path's answer, and the bytes after the last
+    newline come back as the rest; load() finds each record at its own offset."""
+    import random
+
+    import reportgen.sources.observe as observe
+
+    o = Obs().run()
+    simple(o, 1, "a\nb", "c")
+    good = [line.encode() for line in o.text().splitlines()]
+    kinds = good + [
+        b"",
+        b"   ",
+        b"\r",
+        b"\t \r",
+        b"{bad",
+        good[1] + b"\r",
+        b"[1, 2]",
+        b'{"v":2,"type":"run","segment":0,"batch_id":0,"batch_index":0,"batch_len":1}',
+        b'{"v":1,"type":"run","segment":true,"batch_id":0,"batch_index":0,"batch_len":1}',
+        b"\xff\xfe" + good[2][2:],
+        b"null",
+    ]
+    rnd = random.Random(7)
+    for _ in range(300):
+        chosen = [rnd.choice(kinds) for _ in range(rnd.randint(0, 8))]
+        ends = rnd.random() < 0.5
+        data = b"\n".join(chosen) + (b"\n" if ends and chosen else b"")
+        out: list = []
+        rest = observe._classify_lines(data, out)
+        whole = chosen if ends or not chosen else chosen[:-1]
+        assert rest == (b"" if ends or not chosen else chosen[-1])
+        assert [size for size, _, _ in out] == [len(x) for x in whole]
+        for (_size, code, detail), x in zip(out, whole):
+            if not x.strip():
+                assert code == observe._BLANK
+            else:
+                assert (code, detail) == observe._classify(x)
+    # load() reads a span's records at their offsets: blank and broken lines between them
+    data = b"\n".join([good[0], b"", b"  \r", good[1], b"{bad", good[2]]) + b"\n"
+    (tmp_path / "observe.jsonl").write_bytes(data)
+    reader = ObserveReader(Storage(str(tmp_path)))
+    starts = [start for start, _ in reader._iter_records((0, len(data)))]
+    assert starts == [0, data.index(good[1]), data.rindex(good[2])]

@@ -21,6 +21,7 @@ largest update.  Duplicate records: the last one ingested wins.
 from __future__ import annotations
 
 import hashlib
+import io
 import math
 import multiprocessing
 from array import array
@@ -172,14 +173,24 @@ def _classify(raw: bytes) -> tuple[int, Any]:
     return (_REPLACED if replaced else _OK), _slim(rec)
 
 
+def lines_of(data: bytes) -> list[bytes]:
+    """The lines of ``data``, each with its newline, the last one without when ``data`` does not
+    end with one.
+
+    ``bytes.split(b"\\n")`` tests every byte in a loop of its own (4,900 instructions for a line
+    of 850 bytes, as much as a fifth of parsing it); ``readlines()`` finds them with memchr (900).
+    """
+    return io.BytesIO(data).readlines()
+
+
 def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
     """Classify the complete lines of ``data``; returns the bytes after the last newline."""
-    lines = data.split(b"\n")
-    rest = lines.pop()
+    lines = lines_of(data)
+    rest = lines.pop() if lines and lines[-1][-1:] != b"\n" else b""
     loads = orjson.loads
     decode_error = orjson.JSONDecodeError
     append = out.append
-    for raw in lines:
+    for raw in lines:  # each with its newline, which JSON takes as blank space
         # the common case inline (a well-formed record of the current schema); anything
         # else takes the careful path of _classify, which gives the same answer for it
         try:
@@ -209,14 +220,15 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
                 if kind == "rollout":
                     append(
                         (
-                            len(raw),
+                            len(raw) - 1,
                             _OK,
                             (kind, seg, bid, bi, bl, rec.get("update"), rec.get("prompt"), rec.get("group") is None),
                         )
                     )
                 else:
-                    append((len(raw), _OK, _slim(rec)))
+                    append((len(raw) - 1, _OK, _slim(rec)))
                 continue
+        raw = raw[:-1]
         if not raw.strip():
             append((len(raw), _BLANK, None))
         else:
@@ -908,10 +920,10 @@ class ObserveReader:
         loads = orjson.loads
         pos = span[0]
         first = True
-        for raw in self._read_span(span).split(b"\n"):
+        for raw in lines_of(self._read_span(span)):  # each with its newline, blank space to JSON
             start = pos
-            pos += len(raw) + 1
-            if not raw or raw.isspace():  # isspace() copies nothing
+            pos += len(raw)
+            if raw.isspace():  # copies nothing
                 continue
             try:
                 rec = loads(raw)  # parse_line's first step, without its call for each of thousands of lines
