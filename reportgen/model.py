@@ -51,8 +51,8 @@ class Message:
     role: str
     content: str = ""
     parts: list[Part] | None = None  # set when the source has content parts
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    unparsed_tool_calls: list[UnparsedToolCall] = field(default_factory=list)
+    tool_calls: Sequence[ToolCall] = ()  # (), not a new list for every message without calls
+    unparsed_tool_calls: Sequence[UnparsedToolCall] = ()
     tool_call_id: str | None = None
     is_error: bool = False
     name: str | None = None  # tool name on tinker tool messages

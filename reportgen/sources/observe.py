@@ -1089,9 +1089,10 @@ def _messages(value: Any) -> list[Message]:
     for m in value:
         if not isinstance(m, dict):
             continue
-        calls = []
+        calls: list[ToolCall] | tuple[()] = ()  # most messages have none: no list for them
         raw_calls = m.get("tool_calls")
-        if isinstance(raw_calls, list):
+        if isinstance(raw_calls, list) and raw_calls:
+            calls = []
             for c in raw_calls:
                 if isinstance(c, dict):
                     cid = c.get("id")
@@ -1113,7 +1114,7 @@ def _messages(value: Any) -> list[Message]:
                 content if type(content) is str else ("" if content is None else str(content)),
                 None,
                 calls,
-                [],
+                (),
                 tcid if type(tcid) is str else (None if tcid is None else str(tcid)),
                 m.get("is_error") is True,
             )

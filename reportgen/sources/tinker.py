@@ -856,6 +856,7 @@ def message_from_json(m: Any) -> Message:
     else:
         msg.content = _s(content)
     calls = m.get("tool_calls")
+    tool_calls: list[ToolCall] = []
     for tc in calls if isinstance(calls, list) else []:
         if not isinstance(tc, dict):
             continue
@@ -863,17 +864,22 @@ def message_from_json(m: Any) -> Message:
         fn = fn if isinstance(fn, dict) else {}
         args = fn.get("arguments")
         tid = tc.get("id")
-        msg.tool_calls.append(
+        tool_calls.append(
             ToolCall(
                 id=tid if isinstance(tid, str) else None,
                 name=_s(fn.get("name")),
                 arguments=args if isinstance(args, str) else _s(args),
             )
         )
+    if tool_calls:
+        msg.tool_calls = tool_calls
     unparsed = m.get("unparsed_tool_calls")
-    for u in unparsed if isinstance(unparsed, list) else []:
-        if isinstance(u, dict):
-            msg.unparsed_tool_calls.append(UnparsedToolCall(raw_text=_s(u.get("raw_text")), error=_s(u.get("error"))))
+    if isinstance(unparsed, list):
+        msg.unparsed_tool_calls = [
+            UnparsedToolCall(raw_text=_s(u.get("raw_text")), error=_s(u.get("error")))
+            for u in unparsed
+            if isinstance(u, dict)
+        ]
     tcid = m.get("tool_call_id")
     msg.tool_call_id = tcid if isinstance(tcid, str) else None
     name = m.get("name")
