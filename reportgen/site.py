@@ -950,97 +950,95 @@ def render_run(
         seq = sequences[si]
         return (seq[i - 1] if i > 0 else None), (seq[i + 1] if i + 1 < len(seq) else None)
 
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*FEW_COLLECTIONS)
-    keys: dict[tuple[int, int], tuple[str, str] | None] = {}
-    if new_pages is not None or (old_root is not None and old_pages):
-        keys = {(si, i): _page_keys(job, sequences[si][i], *neighbours(si, i)) for si, i in tasks}
-    pending = tasks
-    unchanged: list[tuple[int, int, str, dict[str, Any]]] = []
-    extended: list[tuple[int, int, str, dict[str, Any], IterationRef]] = []
-    if old_root is not None and old_pages:
-        # only the pages whose key changed go to the workers; the others are linked from
-        # the previous site while the workers render, and the previous last page, whose
-        # only change is its new "next" link, gets that link in its old HTML
-        pending = []
-        for si, i in tasks:
-            ref = sequences[si][i]
-            both = keys[(si, i)]
-            old = old_pages.get(ref.page)
-            if both is not None and old is not None:
-                if old.get("key") == both[0]:
-                    unchanged.append((si, i, both[0], old))
-                    continue
-                nxt = neighbours(si, i)[1]
-                if nxt is not None and old.get("next") is None and old.get("content") == both[1]:
-                    extended.append((si, i, both[0], old, nxt))
-                    continue
-            pending.append((si, i))
+    with few_collections():
+        keys: dict[tuple[int, int], tuple[str, str] | None] = {}
+        if new_pages is not None or (old_root is not None and old_pages):
+            keys = {(si, i): _page_keys(job, sequences[si][i], *neighbours(si, i)) for si, i in tasks}
+        pending = tasks
+        unchanged: list[tuple[int, int, str, dict[str, Any]]] = []
+        extended: list[tuple[int, int, str, dict[str, Any], IterationRef]] = []
+        if old_root is not None and old_pages:
+            # only the pages whose key changed go to the workers; the others are linked from
+            # the previous site while the workers render, and the previous last page, whose
+            # only change is its new "next" link, gets that link in its old HTML
+            pending = []
+            for si, i in tasks:
+                ref = sequences[si][i]
+                both = keys[(si, i)]
+                old = old_pages.get(ref.page)
+                if both is not None and old is not None:
+                    if old.get("key") == both[0]:
+                        unchanged.append((si, i, both[0], old))
+                        continue
+                    nxt = neighbours(si, i)[1]
+                    if nxt is not None and old.get("next") is None and old.get("content") == both[1]:
+                        extended.append((si, i, both[0], old, nxt))
+                        continue
+                pending.append((si, i))
 
-    def from_previous_site() -> list[tuple[int, int]]:
-        gone = []  # pages whose old files are missing (or unlike ours): rendered after all
-        for si, i, key, old in unchanged:
-            res = _link_unchanged(job, key, old)
-            if res is None:
-                gone.append((si, i))
-            else:
-                arrived(si, i, res)
-        nav = env.get_template("_next.html").module if extended else None
-        for si, i, key, old, nxt in extended:
-            res = _add_next(job, nav, key, old, nxt)
-            if res is None:
-                gone.append((si, i))
-            else:
-                arrived(si, i, res)
-        return gone
-
-    from .views.charts import chart_parts, charts_context
-
-    def run_files() -> dict[str, int]:
-        # what follows from the scan alone, not from the pages: written while the workers render
-        if run.prompt_index:
-            ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
-            writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
-        # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
-        return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
-
-    use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
-    if use_pool:
-        close = getattr(reader, "close", None)
-        if close:
-            close()  # each worker opens its own handle
-        # compiled once here and inherited through fork: compiling costs each worker 0.2 s
-        env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
-        _WORKER_ENV = env
-        _JOB = job
-        try:
-            ctx_mp = multiprocessing.get_context("fork")
-            workers = workers_for_memory(
-                reader,
-                [sequences[si][i] for si, i in pending],
-                min(jobs, len(pending)),
-                _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
-            )
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp) as pool:
-                chunk = tasks_per_chunk(len(pending), workers)
-                rendered = pool.map(_worker_task, pending, chunksize=chunk)  # submitted now
-                gone = from_previous_site()
-                chart_out = run_files()
-                for si, i, res in rendered:
+        def from_previous_site() -> list[tuple[int, int]]:
+            gone = []  # pages whose old files are missing (or unlike ours): rendered after all
+            for si, i, key, old in unchanged:
+                res = _link_unchanged(job, key, old)
+                if res is None:
+                    gone.append((si, i))
+                else:
                     arrived(si, i, res)
-        finally:
-            _JOB = None
-            _WORKER_ENV = None
-    else:
-        gone = from_previous_site()
-        for si, i in pending:
+            nav = env.get_template("_next.html").module if extended else None
+            for si, i, key, old, nxt in extended:
+                res = _add_next(job, nav, key, old, nxt)
+                if res is None:
+                    gone.append((si, i))
+                else:
+                    arrived(si, i, res)
+            return gone
+
+        from .views.charts import chart_parts, charts_context
+
+        def run_files() -> dict[str, int]:
+            # what follows from the scan alone, not from the pages: written while the workers render
+            if run.prompt_index:
+                ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
+                writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
+            # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
+            return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
+
+        use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
+        if use_pool:
+            close = getattr(reader, "close", None)
+            if close:
+                close()  # each worker opens its own handle
+            # compiled once here and inherited through fork: compiling costs each worker 0.2 s
+            env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
+            _WORKER_ENV = env
+            _JOB = job
+            try:
+                ctx_mp = multiprocessing.get_context("fork")
+                workers = workers_for_memory(
+                    reader,
+                    [sequences[si][i] for si, i in pending],
+                    min(jobs, len(pending)),
+                    _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
+                )
+                with ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp) as pool:
+                    chunk = tasks_per_chunk(len(pending), workers)
+                    rendered = pool.map(_worker_task, pending, chunksize=chunk)  # submitted now
+                    gone = from_previous_site()
+                    chart_out = run_files()
+                    for si, i, res in rendered:
+                        arrived(si, i, res)
+            finally:
+                _JOB = None
+                _WORKER_ENV = None
+        else:
+            gone = from_previous_site()
+            for si, i in pending:
+                arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
+            chart_out = run_files()
+        for si, i in gone:
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
-        chart_out = run_files()
-    for si, i in gone:
-        arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
-    for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
-        record(si, i, results[(si, i)])
-    gc.set_threshold(*thresholds)
+        for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
+            record(si, i, results[(si, i)])
     ctx = index_context(run, site_title)
     ctx.update(common)
     ctx["is_index"] = True
