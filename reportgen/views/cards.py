@@ -649,8 +649,8 @@ def _member(
         cut = completion.endswith(CUT_TAILS) and cut_chars(completion) is not None
         msgs: list[MessageView] | None = None
         conv: _Conv | None = None
-        unattributed: list[dict[str, Any]] = []
-        tools: list[str] = []
+        unattributed: list[dict[str, Any]] | tuple[()] = ()  # no list made for every completion
+        tools: list[str] | tuple[()] = ()
         compact = ""
         tool_errors = 0
     else:
@@ -817,6 +817,6 @@ def _member(
         w("</div>\n")
     if m.steps:
         _steps(w, m)
-    if m.metadata not in (None, {}):
+    if m.metadata is not None and m.metadata != {}:  # (None, {}) would be a new tuple and dict each time
         w(f'<details class="json"><summary>trajectory metadata</summary>{json_tree(m.metadata)}</details>\n')
     w("</div>\n</article>\n")

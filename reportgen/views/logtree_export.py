@@ -229,7 +229,7 @@ def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
             m.terminal_reward_raw is not None
             or m.judge_explanation is not None
             or m.step_rewards
-            or m.metadata not in (None, {})
+            or (m.metadata is not None and m.metadata != {})
         ):
             body.extend(_member_extras(m, pieces))
     label = f"Group {g.id}" if g.id is not None else "Rollouts"
