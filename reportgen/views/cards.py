@@ -582,7 +582,7 @@ def _group(
         f'<span class="stat">mean <b>{_f(mean)}</b></span>\n<span class="stat">std {_f(std)}</span>\n'
     )
     if training_known:
-        w(f'<span class="stat">{sum(1 for m in members if m.trained)}/{n} trained</span>\n')
+        w(f'<span class="stat">{[m.trained for m in members].count(True)}/{n} trained</span>\n')
     w('<span class="stat shown-count" hidden></span>\n')
     if any(m.skip_reason == "zero_signal" for m in members):
         w('<span class="chip bad">zero_signal</span>\n')
@@ -606,8 +606,10 @@ def _group(
     for m in members:
         _member(w, m, g, anchor, label, gkey, dups, md, page_key, training_known, with_prompt_per_member, facts)
     w("</div>\n")
-    given = {id(m.messages) for m in members if m.messages is not None}
-    convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
+    convs = []
+    if g.conversations:  # tinker's conversations not attributed to a member
+        given = {id(m.messages) for m in members if m.messages is not None}
+        convs = [conversation_view(c, None, md)[0] for c in g.conversations if id(c) not in given]
     if convs:
         k = len(convs)
         w(
