@@ -350,6 +350,11 @@ def test_plain_prompt_block_agrees_with_the_general_one():
             Prompt("p:6", [Message("assistant", t, tool_calls=[ToolCall("c1", "f", {"a": t})])]),
             Prompt("p:7", [Message("assistant", t, unparsed_tool_calls=[UnparsedToolCall(t, "bad")])]),
             Prompt("p:8", [Message("user", t, is_error=True)]),
+            # a GRPO group's prompt: system messages first (folded), then the others
+            Prompt("p:9", [Message("system", t), Message("user", "q")]),
+            Prompt("p:9", [Message("system", t), Message("system", "s2\nline"), Message("user", t)]),
+            Prompt("p:9", [Message("user", "q"), Message("system", t)]),
+            Prompt("p:9", [Message("system", t, is_error=True), Message("user", "q")]),
         ]
     for p in prompts:
         plain = _plain_prompt(p)
@@ -358,6 +363,7 @@ def test_plain_prompt_block_agrees_with_the_general_one():
             simple.append(p)
     # the short path is taken for plain prompts, not only refused
     assert len(simple) >= 25
+    assert sum(1 for p in simple if p.messages and p.messages[0].role == "system") >= 8
     assert any(len(p.messages or []) == 3 for p in simple)
     assert any(p.reward_text is not None for p in simple)
 

@@ -39,7 +39,18 @@ from .iteration import (
     rolecls,
     text_view,
 )
-from .text import CUT_TAILS, FOLD_LINES, any_cut, cut_chars, fmt, line_count, longer_than, num_text, pretty_json
+from .text import (
+    CUT_TAILS,
+    FOLD_LINES,
+    any_cut,
+    cut_chars,
+    fmt,
+    fold_summary,
+    line_count,
+    longer_than,
+    num_text,
+    pretty_json,
+)
 
 
 def _f(value: float | int | None) -> str:
@@ -394,23 +405,23 @@ def _prompt_block(w: Callable[[str], Any], pv: PromptView | None) -> None:
 def _plain_prompt(p: Prompt) -> str | None:
     """The prompt block of a prompt of plain short messages, written at once; None otherwise.
 
-    A PPO member carries its own prompt, so this runs once per rollout: building the
-    PromptView and its MessageViews cost about a third of such a card.  The output is the
-    bytes ``_prompt_block`` writes for the same prompt; anything it would draw differently
-    (a system message, parts, calls, a tool or error message, a fold, a cut note, a reward
-    text or metadata) takes that path instead.
+    A PPO member carries its own prompt, so this runs once per rollout (and a GRPO group's
+    once per group): building the PromptView and its MessageViews cost about a third of such
+    a card.  The output is the bytes ``_prompt_block`` writes for the same prompt; anything
+    it would draw differently (a system message after another message, parts, calls, a tool
+    or error message, a fold, a cut note, a reward text or metadata) takes that path instead.
     """
     messages = p.messages
     if not messages or p.metadata is not None:
         return None
     out = [f'<details class="prompt" open><summary>Prompt <code class="pkey">{esc(p.key)}</code></summary>']
     last_user = None
+    others = False  # a message that is not a system one came: _prompt_block writes system ones first
     for m in messages:
         role = m.role
         text = m.content
         if (
-            role == "system"
-            or role == "tool"
+            role == "tool"
             or m.parts is not None
             or m.tool_calls
             or m.unparsed_tool_calls
@@ -419,6 +430,15 @@ def _plain_prompt(p: Prompt) -> str | None:
             or longer_than(text, FOLD_LINES)
         ):
             return None
+        if role == "system":
+            if others:
+                return None
+            out.append(
+                f'<details class="system"><summary>system: {esc_marks(fold_summary(text))}</summary>'
+                f'<pre class="text">{esc_content(text)}</pre></details>'
+            )
+            continue
+        others = True
         if role == "user":
             last_user = text
         rc, erole = _role(role)
