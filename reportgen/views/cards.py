@@ -621,8 +621,8 @@ def _group(
         w("</span></p>\n")
     w(f'</header>\n<div class="group-body" id="{anchor}-body">\n')
     if not with_prompt_per_member:
-        # a prompt of plain short messages (no system message) is written without its views,
-        # as a PPO member's is
+        # a prompt of plain short messages (leading system messages folded) is written
+        # without its views, as a PPO member's is
         plain = None if md or g.prompt is None else _plain_prompt(g.prompt)
         if plain is None:
             _prompt_block(w, _prompt_view(g.prompt, md))
