@@ -164,7 +164,7 @@ def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     for s in m.step_rewards:
         rows.append(_step_row(s.step_index, s.kind, s.reward, s.message_indices))
     out = _table(f"Member {m.member}: reward components", rows, pieces) if rows else []
-    if m.metadata not in (None, {}):
+    if m.metadata is not None and m.metadata != {}:
         body = _esc(pretty_json(m.metadata))
         out.append(
             _node(
