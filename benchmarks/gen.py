@@ -3,6 +3,7 @@
     python benchmarks/gen.py --mib 190 --out /tmp/big              # observe, GRPO, texts every update
     python benchmarks/gen.py --mib 20 --groups 8 --size 8 --every 2 --out /tmp/small
     python benchmarks/gen.py --algorithm agent --groups 64 --mib 190 --out /tmp/agent   # agentic GRPO
+    python benchmarks/gen.py --lines 60 --mib 190 --out /tmp/think  # GRPO, reasoning traces of ~60 lines
     python benchmarks/gen.py --algorithm ppo --mib 190 --out /tmp/ppo   # PPO: 1,024 completions a batch
     python benchmarks/gen.py --format tinker --like calc_agent_multiturn --mib 50 --out /tmp/tk
     python benchmarks/gen.py --format tinker --like arith_sync --flat --mib 50 --out /tmp/tkflat
@@ -45,6 +46,7 @@ def generate(
     hold_back: float,
     metrics: int,
     algorithm: str = "grpo",
+    lines: int = 0,
 ) -> None:
     """Write out/observe.jsonl (and the held-back tail) of about ``mib`` MiB.
 
@@ -76,7 +78,17 @@ def generate(
             ppo_update(w, rng, n, groups * size, seen, words=words)
         else:
             grpo_update(
-                w, rng, n, groups, size, n % every == 0, seen, words=words, n_prompts=groups * 40, metrics_extra=metrics
+                w,
+                rng,
+                n,
+                groups,
+                size,
+                n % every == 0,
+                seen,
+                words=words,
+                n_prompts=groups * 40,
+                metrics_extra=metrics,
+                lines=lines,
             )
         piece = buf.getvalue()
         buf.seek(0)
@@ -179,13 +191,16 @@ def main() -> None:
     p.add_argument("--metrics", type=int, default=40, help="extra metrics per update")
     p.add_argument("--hold-back", type=float, default=0.0)
     p.add_argument(
+        "--lines", type=int, default=0, help="observe GRPO: completions as reasoning traces of about N lines"
+    )
+    p.add_argument(
         "--algorithm", choices=["grpo", "agent", "ppo"], default="grpo", help="observe: the shape of an update"
     )
     a = p.parse_args()
     if a.format == "tinker":
         generate_tinker(a.out, a.mib, a.like, a.flat, a.hold_back)
         return
-    generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics, a.algorithm)
+    generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics, a.algorithm, a.lines)
 
 
 if __name__ == "__main__":

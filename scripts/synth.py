@@ -63,6 +63,23 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
+def _reasoning(rng: random.Random, n: int, words: int) -> str:
+    """A reasoning trace of ``n`` lines: numbered steps, blank lines, some LaTeX and code."""
+    out = ["<think>"]
+    for i in range(n):
+        r = rng.random()
+        if r < 0.1:
+            out.append("")
+        elif r < 0.2:
+            out.append(f"$$\\frac{{{rng.randrange(1, 99)}}}{{{rng.randrange(1, 99)}}} = x_{{{i}}}$$")
+        elif r < 0.25:
+            out.append(f"    total += {rng.randrange(1, 999)}  # <carry> & check")
+        else:
+            out.append(f"Step {i + 1}: {sentence(rng, rng.randrange(4, max(5, words // 8)))}.")
+    out.append("</think>")
+    return "\n".join(out) + "\n\nThe answer is \\boxed{" + str(rng.randrange(100, 9999)) + "}.\n"
+
+
 def _arith_prompt(rng: random.Random, key: str, written: set[str], bodies: list[dict[str, Any]], system: bool) -> None:
     """Append the prompt record of ``key`` unless it was written already (the sink sends a
     prompt once); ``system`` gives 30% of prompts a system message."""
@@ -88,8 +105,13 @@ def grpo_update(
     n_prompts: int = 50,
     metrics_extra: int = 0,
     progress: float = 0.5,
+    lines: int = 0,
 ) -> None:
-    """One GRPO update: rollout batch (if texts), outcome, update record."""
+    """One GRPO update: rollout batch (if texts), outcome, update record.
+
+    ``lines`` > 0 makes each completion a reasoning trace of about that many lines (a
+    ``<think>`` block of numbered steps, some with LaTeX or code), as a reasoning model writes.
+    """
     rewards_all = []
     trained_n = 0
     lengths = []
@@ -111,9 +133,12 @@ def grpo_update(
             zero = all(x[1] == rs[0][1] for x in rs)
             for m, reward, raw, judge, trunc in rs:
                 tokens = 256 if trunc else rng.randrange(8, 200)
-                text = f"Let me think. {sentence(rng, rng.randrange(5, words))}\n\n"
-                text += "$x^2 + y^2$ and \\boxed{" + str(rng.randrange(100, 9999)) + "}\n"
-                text += "```python\nprint(17 * 23)\n```\n" if rng.random() < 0.2 else ""
+                if lines:
+                    text = _reasoning(rng, rng.randrange(max(1, lines // 2), lines * 3 // 2 + 1), words)
+                else:
+                    text = f"Let me think. {sentence(rng, rng.randrange(5, words))}\n\n"
+                    text += "$x^2 + y^2$ and \\boxed{" + str(rng.randrange(100, 9999)) + "}\n"
+                    text += "```python\nprint(17 * 23)\n```\n" if rng.random() < 0.2 else ""
                 text += f"Answer: {rng.randrange(100, 9999)}"
                 live = not zero
                 rollouts.append(
