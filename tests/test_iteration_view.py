@@ -278,12 +278,13 @@ def test_tinker_pages_have_no_training_badges():
 
 
 def test_fast_text_helpers_agree_with_the_plain_ones():
-    """esc_text skips markupsafe when a text has nothing to escape; longer_than stops at the
-    fold limit: both must give what escape() and line_count() give, on every kind of text."""
+    """esc_text skips markupsafe when a text has nothing to escape; fold_count counts a
+    prefix, then searches or counts the rest: both must give what escape() and line_count()
+    give, on every kind of text, short and long, with newlines on either side of the prefix."""
     from markupsafe import escape
 
     from reportgen.views.html import esc_text
-    from reportgen.views.text import line_count, longer_than
+    from reportgen.views.text import _PREFIX, fold_count, line_count, longer_than
 
     from .hostile import hostile
 
@@ -305,6 +306,17 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         "line\n" * 600,
         "x" * 2500 + "\n" * 20,
         "x" * 2500 + "\n" * 19,
+        # around the counted prefix: newlines just before, at and after its end
+        "\n" * (_PREFIX - 1) + "x" * 10,
+        "x" * (_PREFIX - 1) + "\n" + "x" * 10,
+        "x" * (_PREFIX - 1) + "\n" * 25,
+        "x" * _PREFIX + "\n" * 25,
+        "x" * _PREFIX + "\n" * 20,
+        "x" * _PREFIX + "\n" * 21,
+        "x" * (_PREFIX - 10) + "\n" * 5 + "y" * 3000 + "\n" * 14,
+        "x" * (_PREFIX - 10) + "\n" * 5 + "y" * 3000 + "\n" * 15,
+        "\n".join("step %d: " % i + "w " * (i % 40) for i in range(90)),  # a reasoning trace
+        "{" + '"k": 1, ' * 900 + "}",  # a long line of JSON
     ]
     from reportgen.views.text import num_text
 
@@ -315,6 +327,7 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         assert esc_text(t) == str(escape(t)), t
         for n in (0, 1, 2, 19, 20, 21):
             assert longer_than(t, n) == (line_count(t) > n), (t, n)
+            assert fold_count(t, n) == (line_count(t) if line_count(t) > n else 0), (t, n)
 
 
 def test_plain_prompt_block_agrees_with_the_general_one():

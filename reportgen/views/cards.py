@@ -41,13 +41,12 @@ from .iteration import (
 )
 from .text import (
     CUT_TAILS,
-    FOLD_LINES,
     any_cut,
     cut_chars,
     fmt,
+    fold_count,
     fold_summary,
     line_count,
-    longer_than,
     num_text,
     pretty_json,
 )
@@ -197,8 +196,9 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
 def _plain_text(w: Callable[[str], Any], text: str) -> bool:
     """_textview() of ``text_view(text)`` (no markdown), a short text written at once (every
     completion and message goes through here); returns whether the exporter cut it."""
-    if text.endswith(CUT_TAILS) or longer_than(text, FOLD_LINES):
-        tv = text_view(text)
+    lines = fold_count(text)
+    if lines or text.endswith(CUT_TAILS):
+        tv = text_view(text, None, False, lines)
         _textview(w, tv)
         return tv.cut is not None
     w(f'<pre class="text">{esc_content(text)}</pre>')
@@ -427,7 +427,7 @@ def _plain_prompt(p: Prompt) -> str | None:
             or m.unparsed_tool_calls
             or m.is_error
             or text.endswith(CUT_TAILS)
-            or longer_than(text, FOLD_LINES)
+            or fold_count(text)
         ):
             return None
         if role == "system":

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
-from .text import FOLD_LINES, any_cut, cut_chars, fmt, fold_summary, kept, longer_than, pretty_json
+from .text import any_cut, cut_chars, fmt, fold_count, fold_summary, kept, pretty_json
 
 # how many earlier updates that sampled a group's prompt its header links (the nearest ones);
 # prompts.js lists them all for the script to fill in
@@ -48,11 +48,17 @@ def _markdown(text: str) -> Markup | None:
     return render_markdown(text)
 
 
-def text_view(text: str, fold: bool | None = None, md: bool = False) -> TextView:
-    """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown rendering."""
-    folded = longer_than(text, FOLD_LINES) if fold is None else fold
+def text_view(text: str, fold: bool | None = None, md: bool = False, lines: int | None = None) -> TextView:
+    """Fold long texts (over 20 lines) but keep them in the page; ``md`` adds the markdown
+    rendering. ``lines`` is ``fold_count(text)`` when the caller has it already."""
+    if fold is None:
+        if lines is None:
+            lines = fold_count(text)
+        folded = lines > 0
+    else:
+        folded = fold
     rendered = _markdown(text) if md and text.strip() else None
-    return TextView(text, folded, fold_summary(text) if folded else "", cut_chars(text), rendered)
+    return TextView(text, folded, fold_summary(text, lines or 0) if folded else "", cut_chars(text), rendered)
 
 
 @dataclass(slots=True)
