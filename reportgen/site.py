@@ -550,7 +550,7 @@ def _render_iteration(
     n_pages = max(1, -(-len(all_groups) // per))
     for p in range(1, n_pages + 1):
         it.groups = all_groups[(p - 1) * per : p * per]
-        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown)
+        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True)
         ctx.update(job.common)
         ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
         ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
@@ -560,13 +560,16 @@ def _render_iteration(
         ctx["page_no"] = p
         ctx["group_offset"] = (p - 1) * per
         ctx["n_groups_total"] = len(all_groups)
-        groups = ctx["groups_html"]
+        chunks = ctx["groups_html"]
         ctx["groups_html"] = _GROUPS_MARK
         head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
-        # the groups are most of the page: encoded on their own, they stay a plain copy when
-        # ASCII instead of being widened to the chrome's characters and encoded again
+        # the groups are most of the page: encoded a group at a time, they are never joined
+        # into one text, nor widened to the chrome's characters or to one group's emoji; the
+        # bytes are joined, a copy, to be written at once (a write per group of 16 KiB cost
+        # the kernel about 0.9 ms more per MiB)
         writer.write(
-            page_name(ref.kind, ref.label, ref.number, p), [page_bytes(head), page_bytes(groups), page_bytes(tail)]
+            page_name(ref.kind, ref.label, ref.number, p),
+            b"".join([page_bytes(head), *map(page_bytes, chunks), page_bytes(tail)]),
         )
     return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
 

@@ -215,6 +215,29 @@ def test_markdown_can_be_turned_off(tmp_path):
     assert on["groups_html"].count('<div class="md">') >= on["n_members"]  # every completion, and prompts
 
 
+def test_chunked_groups_are_the_joined_groups_a_group_each(tmp_path):
+    """The site writes a page's groups a group at a time (``chunked``): the chunks joined are
+    the groups' HTML, one chunk per group, and a wide character (an emoji) stays in its own."""
+    from reportgen.sources.observe import ObserveReader
+    from reportgen.storage import Storage
+    from reportgen.views.iteration import iteration_context
+
+    reader = ObserveReader(Storage(str(synthetic_run(tmp_path / "src"))))
+    run = reader.scan()
+    it = reader.load(run.iterations[0])
+    it.groups[1].members[0].completion = "smile \U0001f642 <b>"
+    for md in (False, True):
+        joined = iteration_context(run, it, None, None, markdown=md)
+        chunks = iteration_context(run, it, None, None, markdown=md, chunked=True)["groups_html"]
+        assert isinstance(chunks, list) and len(chunks) == len(it.groups) == joined["n_groups"] > 2
+        assert "".join(chunks) == str(joined["groups_html"])
+        assert [c.isascii() for c in chunks] == [i != 1 for i in range(len(chunks))]
+        assert "smile \U0001f642 &lt;b&gt;" in chunks[1]
+    it.groups = []
+    chunks = iteration_context(run, it, None, None, chunked=True)["groups_html"]
+    assert chunks == [str(iteration_context(run, it, None, None)["groups_html"])] and "No rollout" in chunks[0]
+
+
 def test_final_answer_marked_and_tool_results_indexed():
     out = Path(__file__).parent / "fixtures" / "observe" / "examples"
     import tempfile
@@ -315,7 +338,7 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         "x" * _PREFIX + "\n" * 21,
         "x" * (_PREFIX - 10) + "\n" * 5 + "y" * 3000 + "\n" * 14,
         "x" * (_PREFIX - 10) + "\n" * 5 + "y" * 3000 + "\n" * 15,
-        "\n".join("step %d: " % i + "w " * (i % 40) for i in range(90)),  # a reasoning trace
+        "\n".join(f"step {i}: " + "w " * (i % 40) for i in range(90)),  # a reasoning trace
         "{" + '"k": 1, ' * 900 + "}",  # a long line of JSON
     ]
     from reportgen.views.text import num_text

@@ -382,9 +382,12 @@ def iteration_context(
     prev_ref: IterationRef | None,
     next_ref: IterationRef | None,
     markdown: bool = True,
+    chunked: bool = False,
 ) -> dict[str, Any]:
-    """The template context of an iteration page; ``markdown`` adds the markdown rendering of every text."""
-    from .cards import PageGroups, render_groups
+    """The template context of an iteration page; ``markdown`` adds the markdown rendering of
+    every text. ``chunked``: ``groups_html`` is a list of HTML texts, one per group
+    (``cards.group_chunks``), which the caller places and encodes itself, as ``site`` does."""
+    from .cards import PageGroups, group_chunks
 
     ref = it.ref
     key = page_key(ref)
@@ -403,7 +406,7 @@ def iteration_context(
         return [(n, f"{page_name('train', '', n)}#prompt={q}") for n in numbers[start:end]], start
 
     facts = PageGroups()
-    groups_html = render_groups(
+    chunks = group_chunks(
         it.groups,
         md=markdown,
         page_key=key,
@@ -413,6 +416,7 @@ def iteration_context(
         others=others,
         facts=facts,
     )
+    groups_html: list[str] | Markup = chunks if chunked else Markup("".join(chunks))
     logtree_html = None
     if it.logtree_root is not None:
         from .logtree_html import render_logtree  # tinker only: keeps observe builds from importing it
