@@ -459,7 +459,8 @@ def test_workers_summarize_complete_batches():
     assert kinds == [observe._OK, observe._BATCH, observe._OK, observe._OK]
     total, records = out[1][2]
     assert total == 4 and [r[0][0] for r in records] == ["prompt", observe._RUN]
-    assert records[1][0][6] == [3, ["p:0", "p:0", "p:0"], []]  # prompt keys of grouped rollouts, then flat ones
+    # prompt keys of grouped rollouts, then flat ones; the group's key once for its 3 members
+    assert records[1][0][6] == [3, ["p:0"], []]
 
 
 def test_parallel_scan_error_names_the_line(tmp_path, monkeypatch):

@@ -290,7 +290,7 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
     ``(bytes with newlines, _BATCH, (lines, records))`` where ``records`` are the slim
     records with their offsets inside the batch, and each run of consecutive rollouts of
     one update is one record of kind ``_RUN`` carrying [count, prompt keys of rollouts with a
-    group, prompt keys of rollouts without one].
+    group, prompt keys of rollouts without one], a key repeated by consecutive rollouts once.
     """
     out: list[tuple[int, int, Any]] = []
     i, n = 0, len(lines)
@@ -323,7 +323,11 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
                     u = r[5]
                     if run is not None and type(u) is type(update) and u == update:
                         keys[0] += 1
-                        keys[2 if r[7] else 1].append(r[6])
+                        # a group's members come together: its key is sent once, not once
+                        # per member (ingest drops a key equal to the one before it anyway)
+                        same = keys[2 if r[7] else 1]
+                        if not same or same[-1] != r[6]:
+                            same.append(r[6])
                         pos = end
                         continue
                     if run is not None:
