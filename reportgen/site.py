@@ -799,6 +799,8 @@ _CHART_BASE = 8 << 20
 _CHART_BYTES_PER_VALUE = 24
 
 
+# the least input two updates read for a rebuild to render them in two workers, not in turn
+_POOL_MIN_BYTES = 2 << 20
 # a task's round trip through the process pool costs about 0.3 ms of CPU, most of it in
 # this process (6,859 trivial tasks: 2.1 CPU-seconds one at a time, 0.3 in chunks of 8);
 # small updates go in chunks, at least this many chunks a worker, so that the last chunks
@@ -1006,7 +1008,15 @@ def render_run(
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
 
-        use_pool = jobs > 1 and len(pending) >= 3 and "fork" in multiprocessing.get_all_start_methods()
+        # a pool costs its forks and a round trip, about 30 ms: worth it for two updates
+        # when they are large, as the few new updates of a rebuild of long texts are
+        size = getattr(reader, "input_bytes", None)
+        two_large = (
+            len(pending) == 2
+            and size is not None
+            and sum(size(sequences[si][i]) for si, i in pending) >= _POOL_MIN_BYTES
+        )
+        use_pool = jobs > 1 and (len(pending) >= 3 or two_large) and "fork" in multiprocessing.get_all_start_methods()
         if use_pool:
             close = getattr(reader, "close", None)
             if close:
