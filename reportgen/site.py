@@ -482,6 +482,37 @@ def copy_assets(dest: Path) -> None:
     shutil.copytree(assets_dir(), dest / "assets", dirs_exist_ok=True)
 
 
+def _file_sizes(root: Path) -> dict[str, int] | None:
+    """Size of every file below ``root`` by its relative path; None if any entry is a link or
+    not a plain file or folder, or ``root`` cannot be read."""
+    sizes: dict[str, int] = {}
+    try:
+        for folder, dirs, files in os.walk(root):
+            rel = os.path.relpath(folder, root)
+            for name in dirs + files:
+                st = os.lstat(os.path.join(folder, name))
+                if stat.S_ISDIR(st.st_mode) and name in dirs:
+                    continue
+                if not stat.S_ISREG(st.st_mode):
+                    return None
+                sizes[os.path.normpath(os.path.join(rel, name))] = st.st_size
+    except OSError:
+        return None
+    return sizes
+
+
+def assets_in_place(out: Path) -> bool:
+    """Whether OUT's ``assets/`` holds our assets: the same files, of the same sizes.
+
+    Called only when OUT's state carries this build's fingerprint, which hashes the
+    assets, so its files were written by this very version; the listing catches a file
+    deleted or replaced since. A rebuild then keeps the folder instead of copying it
+    again and swapping it in (16 ms, and a moment when a page being loaded by ``serve``
+    found no stylesheet)."""
+    ours = _file_sizes(assets_dir())
+    return ours is not None and _file_sizes(out / "assets") == ours
+
+
 def _nav_label(ref: IterationRef, fmt_name: str) -> str:
     word = "update" if fmt_name == "observe" else "step"
     return f"{word} {ref.number}"
@@ -1201,14 +1232,18 @@ def _build(
                 }
             ),
         )
-        copy_assets(staging)
+        keep_assets = in_place and assets_in_place(out)
+        if not keep_assets:
+            copy_assets(staging)
         writer.write(".nojekyll", b"")
         writer.write(
             MARKER,
             orjson.dumps({"generator": "reportgen", "version": __version__, "format": run.format, "title": title}),
         )
         if in_place:
-            reused_files = (f for page in new_pages.values() for f in page["files"])
+            reused_files = [f for page in new_pages.values() for f in page["files"]]
+            if keep_assets:
+                reused_files.append("assets")
             _commit_in_place(staging, out, old_raw, reused_files)
         else:
             _swap(staging, out)

@@ -427,3 +427,40 @@ def test_rebuild_starts_again_when_another_build_changed_the_site(tmp_path, monk
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
     assert not [p for p in tmp_path.iterdir() if "reportgen-" in p.name]
+
+
+def test_rebuild_keeps_the_site_assets_unless_they_were_changed(tmp_path):
+    """A rebuild in place keeps OUT's assets/ folder (the fingerprint it matched hashes the
+    assets) rather than copying it again and swapping it in; an asset deleted, cut, or
+    replaced by a link since is written again."""
+    import os
+
+    from reportgen.resources import assets_dir
+
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    folder = os.stat(site / "assets").st_ino
+    css = os.stat(site / "assets" / "reportgen.css").st_ino
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
+    assert os.stat(site / "assets").st_ino == folder and os.stat(site / "assets" / "reportgen.css").st_ino == css
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
+
+    ours = sorted(p.relative_to(assets_dir()) for p in assets_dir().rglob("*") if p.is_file())
+    damages = [
+        lambda a: (a / "reportgen.js").unlink(),
+        lambda a: (a / "reportgen.css").write_bytes(b"x"),
+        lambda a: ((a / "charts.js").unlink(), (a / "charts.js").symlink_to(a / "reportgen.js")),
+        lambda a: (a / "extra.js").write_bytes(b"alert(1)"),
+    ]
+    for damage in damages:
+        damage(site / "assets")
+        assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
+        got = sorted(p.relative_to(site / "assets") for p in (site / "assets").rglob("*") if p.is_file())
+        assert got == ours
+        assert not any(p.is_symlink() for p in (site / "assets").rglob("*"))
+        assert snapshot(site) == snapshot(full)
