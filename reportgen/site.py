@@ -491,7 +491,7 @@ def _file_sizes(root: Path) -> dict[str, int] | None:
             rel = os.path.relpath(folder, root)
             for name in dirs + files:
                 st = os.lstat(os.path.join(folder, name))
-                if stat.S_ISDIR(st.st_mode) and name in dirs:
+                if stat.S_ISDIR(st.st_mode):  # walked in turn (a link to a folder is not one)
                     continue
                 if not stat.S_ISREG(st.st_mode):
                     return None
