@@ -547,8 +547,8 @@ def test_duplicates_are_whole_texts_not_lengths():
             Member(i, reward=1.0, completion=t) if isinstance(t, str) else Member(i, reward=1.0, messages=t)
             for i, t in enumerate(texts)
         ]
-        html = str(
-            cards.render_groups(
+        html = "".join(
+            cards.group_chunks(
                 [Group(id=0, prompt=None, members=members)],
                 md=False,
                 page_key="1",

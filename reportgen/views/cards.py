@@ -7,8 +7,8 @@ written here.  The rules of the templates hold: every text and attribute value
 that comes from the input goes through :func:`esc` (markupsafe's escaper);
 what is written as is are numbers (``fmt()`` writes digits, signs, dots, ``e``
 and dashes; ints and float reprs) and the tags, classes and attribute names of
-this module.  The result is wrapped in ``Markup`` only once, by
-:func:`render_groups`.  The reward mini-bars and advantage bars are drawn by
+this module.  The result, a text per group (:func:`group_chunks`), is wrapped in
+``Markup`` or encoded only by its callers (``iteration_context``, ``site``).  The reward mini-bars and advantage bars are drawn by
 ``reportgen.js`` from ``data-reward`` and ``data-adv``.
 """
 
@@ -524,34 +524,6 @@ class PageGroups:
         self.n_groups = 0
 
 
-def render_groups(
-    groups: list[Group],
-    *,
-    md: bool,
-    page_key: str,
-    training_known: bool,
-    train: bool,
-    observe: bool,
-    others: Callable[[str], tuple[list[tuple[int, str]], int]],
-    facts: PageGroups,
-) -> Markup:
-    """The ``<section class="groups">`` content of one page: every group panel and member card."""
-    return Markup(
-        "".join(
-            group_chunks(
-                groups,
-                md=md,
-                page_key=page_key,
-                training_known=training_known,
-                train=train,
-                observe=observe,
-                others=others,
-                facts=facts,
-            )
-        )
-    )
-
-
 def group_chunks(
     groups: list[Group],
     *,
@@ -563,7 +535,8 @@ def group_chunks(
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
 ) -> list[str]:
-    """render_groups' HTML as one text per group, which the site encodes one by one: a
+    """The ``<section class="groups">`` content of one page (every group panel and member
+    card) as one text per group, which the site encodes one by one: a
     character outside the BMP (an emoji) makes Python store a joined text at four bytes a
     character, so a few in a GRPO page of 1 MiB made joining and encoding it take 9 ms
     instead of 0.5; here each widens its own group only."""
