@@ -569,3 +569,23 @@ def test_duplicates_are_whole_texts_not_lengths():
     conv = [Message("user", "q"), Message("assistant", "same")]
     other = [Message("user", "q"), Message("assistant", "samf")]
     assert dups([conv, list(conv), other]) == ["0", "1"]
+
+
+def test_fold_summary_of_reasoning_traces_and_blank_lines():
+    """fold_summary skips blank lines; a trace that opens with <think> and has an answer after
+    its last </think> is summed up by its first thought and that answer; any other shape keeps
+    the first two lines."""
+    from reportgen.views.text import fold_summary
+
+    assert fold_summary("a\nb\nc") == "a \u23ce b (3 lines)"
+    assert fold_summary("\n \na\n\n b \nc") == "a \u23ce b (6 lines)"
+    assert fold_summary(" \n<think>\nplan\n</think>\n\nok\n") == "<think> plan \u2026 </think> ok (7 lines)"
+    assert fold_summary("<think></think>ok") == "<think> \u2026 </think> ok (1 lines)"
+    # two think blocks: the answer is after the last one
+    assert fold_summary("<think>a</think>mid<think>b</think>end") == "<think> a \u2026 </think> end (1 lines)"
+    assert fold_summary("<think>\nplan\n</think>\n\n") == "<think> \u23ce plan (5 lines)"  # no answer yet
+    assert fold_summary("<think>\nplan\nno end") == "<think> \u23ce plan (3 lines)"
+    assert fold_summary("text <think>\nx\n</think> y") == "text <think> \u23ce x (3 lines)"  # not an opening
+    long = "<think>" + "y" * 10_000 + "</think>" + "z" * 300
+    assert fold_summary(long, 1) == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 lines)"
+    assert fold_summary("a\nb", 99).endswith("(99 lines)")

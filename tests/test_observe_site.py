@@ -212,6 +212,27 @@ def test_groups_markup_of_ascii_texts_is_ascii(tmp_path):
     assert s.select_one("p.compact").get_text() == "assistant[f] \u2192 tool(f)"
 
 
+def test_folded_texts_are_summed_up_by_their_lines_and_a_reasoning_trace_by_its_answer(tmp_path):
+    """A folded text's summary is its first two lines that are not blank; a reasoning
+    model's trace (``<think>`` … ``</think>`` answer) shows its first thought and its answer,
+    escaped, so a page of folded traces can be read closed."""
+    steps = "\n".join(f"Step {i}: <carry> & check" for i in range(30))
+    trace = f"<think>\n\n{steps}\n</think>\n\nThe answer is <b>42</b> & done.\n"
+    plain = "\n\n  first  \n\nsecond\n" + "x\n" * 30
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, trace), o.rollout(1, 0, 1, plain))
+    o.batch(o.update(1))
+    out = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), out)
+    s = soup(out / "train_iteration_000001.html")
+    summaries = {a["data-member"]: a.select_one("details.fold summary").get_text() for a in s.select("article.member")}
+    assert summaries["0"] == "<think> Step 0: <carry> & check … </think> The answer is <b>42</b> & done. (36 lines)"
+    assert summaries["1"] == "first \u23ce second (36 lines)"
+    raw = (out / "train_iteration_000001.html").read_text()
+    assert "The answer is &lt;b&gt;42&lt;/b&gt; &amp; done. (36 lines)</summary>" in raw
+    assert "<b>42</b>" not in raw
+
+
 def test_cut_text_is_shown_as_cut(tmp_path):
     o = Obs().run()
     o.batch(o.prompt(), o.rollout(1, 0, 0, "Let me compute…[+92 chars]"))

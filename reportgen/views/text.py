@@ -84,14 +84,37 @@ def fold_count(text: str, lines: int = FOLD_LINES) -> int:
     return c + text.count("\n", _PREFIX) + 1
 
 
+def _first_lines(text: str, k: int, start: int = 0, end: int | None = None) -> list[str]:
+    """The first ``k`` lines of ``text[start:end]`` that are not blank, stripped, among its
+    first 8 (in its first 4,096 characters: a summary never copies a whole long text)."""
+    stop = start + 4096 if end is None else min(end, start + 4096)
+    return [x for x in (y.strip() for y in text[start:stop].split("\n", 8)[:8]) if x][:k]
+
+
+def _clip(s: str, n: int) -> str:
+    return s if len(s) <= n else s[:n] + "…"
+
+
 def fold_summary(text: str, lines: int = 0) -> str:
-    """Summary of a folded text: its first two lines and its size (``lines``: its
-    line_count, when the caller has it)."""
-    parts = text.split("\n", 2)
-    head = " ⏎ ".join(x.strip() for x in parts[:2])
-    if len(head) > 160:
-        head = head[:160] + "…"
-    return f"{head} ({lines or line_count(text)} lines)"
+    """Summary of a folded text: its first two lines that are not blank, and its size
+    (``lines``: its line_count, when the caller has it).
+
+    A reasoning model's completion opens with ``<think>`` and gives its answer after
+    ``</think>``: its summary is its first thought and that answer, so a page of folded
+    traces can be read without opening them (its first line alone was ``<think>`` for all).
+    """
+    n = lines or line_count(text)
+    opening = text[:64].lstrip()
+    if opening.startswith("<think>"):
+        end = text.rfind("</think>")
+        if end >= 0:
+            start = text.index("<think>") + 7
+            thought = _first_lines(text, 1, start, text.find("</think>", start))
+            answer = _first_lines(text, 1, end + 8)
+            if answer:
+                first = thought[0][:60] + " " if thought else ""  # the "…" after it says it goes on
+                return f"<think> {first}… </think> {_clip(answer[0], 100)} ({n} lines)"
+    return f"{_clip(' ⏎ '.join(_first_lines(text, 2)), 160)} ({n} lines)"
 
 
 def fmt(value: float | int | None, digits: int = 3) -> str:
