@@ -459,7 +459,29 @@
     }
   }
   // a completion's compact line is its first line: written here, when compact mode is first
-  // asked for, rather than repeated in the page (conversations carry theirs, a role sequence)
+  // asked for, rather than repeated in the page (conversations carry theirs, a role sequence);
+  // a reasoning trace's is its first thought and its answer, as its fold's summary
+  // (text.fold_summary)
+  function clip(s, n, mark) {
+    var chars = Array.from(s);
+    return chars.length > n ? chars.slice(0, n).join("") + (mark ? "\u2026" : "") : s;
+  }
+  function firstLine(s) {
+    var lines = s.split("\n");
+    for (var i = 0; i < lines.length; i++) if (lines[i].trim()) return lines[i].trim();
+    return "";
+  }
+  function compactLine(text) {
+    var t = text.trim(), close = t.lastIndexOf("</think>");
+    if (t.indexOf("<think>") === 0 && close >= 0) {
+      var answer = firstLine(t.slice(close + 8));
+      if (answer) {
+        var thought = firstLine(t.slice(7, t.indexOf("</think>")));
+        return "<think> " + (thought ? clip(thought, 60, false) + " " : "") + "\u2026 </think> " + clip(answer, 100, true);
+      }
+    }
+    return clip(t.split("\n")[0], 160, true);
+  }
   var compactDone = false;
   function ensureCompact() {
     if (compactDone) return;
@@ -468,10 +490,9 @@
       if ($("p.compact", m.el)) return;
       var pre = $(".completion pre.text", m.el), head = $(".member-head", m.el);
       if (!pre || !head) return;
-      var first = pre.textContent.trim().split("\n")[0], chars = Array.from(first);
       var p = doc.createElement("p");
       p.className = "compact";
-      p.textContent = chars.length > 160 ? chars.slice(0, 160).join("") + "\u2026" : first;
+      p.textContent = compactLine(pre.textContent);
       head.parentNode.insertBefore(p, head.nextSibling);
     });
   }

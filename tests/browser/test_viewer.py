@@ -285,6 +285,34 @@ def test_url_state_reopens_the_same_view(sites, watched):
     clean(watched, site)
 
 
+def test_compact_line_of_a_reasoning_trace_is_its_first_thought_and_answer(tmp_path, watched):
+    """Compact mode writes a completion's first line; for a reasoning trace, whose first line
+    is <think>, its first thought and the answer after </think>, as the fold's summary."""
+    from ..obs import Obs
+
+    steps = "\n".join(f"Step {i}: <carry> & check" for i in range(30))
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, 0, 0, f"\n<think>\n\n{steps}\n</think>\n\nThe answer is <b>42</b>.\n"),
+        o.rollout(1, 0, 1, "<think>\nstill thinking\n"),
+        o.rollout(1, 0, 2, "  first line\nsecond"),
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html", "#compact=1")
+    assert (
+        watched.page.inner_text("#g0-m0 p.compact")
+        == "<think> Step 0: <carry> & check \u2026 </think> The answer is <b>42</b>."
+    )
+    assert watched.page.inner_text("#g0-m1 p.compact") == "<think>"
+    assert watched.page.inner_text("#g0-m2 p.compact") == "first line"
+    summary = watched.page.inner_text("#g0-m0 details.fold summary")
+    assert summary.startswith(watched.page.inner_text("#g0-m0 p.compact") + " (")
+    assert not watched.page_errors and not watched.console_errors
+
+
 # ------------------------------------------------------------------ sort and collapse
 def test_sort_groups(sites, watched):
     site = sites["grpo"]
