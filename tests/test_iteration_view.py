@@ -583,6 +583,7 @@ def test_fold_summary_of_reasoning_traces_and_blank_lines():
     assert fold_summary("<think></think>ok") == "<think> \u2026 </think> ok (1 lines)"
     # two think blocks: the answer is after the last one
     assert fold_summary("<think>a</think>mid<think>b</think>end") == "<think> a \u2026 </think> end (1 lines)"
+    assert fold_summary("<think>\n</think>x\n<think>y</think>z") == "<think> \u2026 </think> z (3 lines)"
     assert fold_summary("<think>\nplan\n</think>\n\n") == "<think> \u23ce plan (5 lines)"  # no answer yet
     assert fold_summary("<think>\nplan\nno end") == "<think> \u23ce plan (3 lines)"
     assert fold_summary("text <think>\nx\n</think> y") == "text <think> \u23ce x (3 lines)"  # not an opening

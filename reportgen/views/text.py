@@ -84,11 +84,22 @@ def fold_count(text: str, lines: int = FOLD_LINES) -> int:
     return c + text.count("\n", _PREFIX) + 1
 
 
-def _first_lines(text: str, k: int, start: int = 0, end: int | None = None) -> list[str]:
+def _first_lines(text: str, k: int, start: int = 0, end: int = -1) -> list[str]:
     """The first ``k`` lines of ``text[start:end]`` that are not blank, stripped, among its
-    first 8 (in its first 4,096 characters: a summary never copies a whole long text)."""
-    stop = start + 4096 if end is None else min(end, start + 4096)
-    return [x for x in (y.strip() for y in text[start:stop].split("\n", 8)[:8]) if x][:k]
+    first 1,024 characters (a summary never copies a long text whole)."""
+    seg = text[start : min(len(text) if end < 0 else end, start + 1024)]
+    out: list[str] = []
+    while len(out) < k:
+        seg = seg.lstrip()  # blank lines too
+        if not seg:
+            break
+        nl = seg.find("\n")
+        if nl < 0:
+            out.append(seg.rstrip())
+            break
+        out.append(seg[:nl].rstrip())
+        seg = seg[nl + 1 :]
+    return out
 
 
 def _clip(s: str, n: int) -> str:
@@ -104,16 +115,16 @@ def fold_summary(text: str, lines: int = 0) -> str:
     traces can be read without opening them (its first line alone was ``<think>`` for all).
     """
     n = lines or line_count(text)
-    opening = text[:64].lstrip()
-    if opening.startswith("<think>"):
-        end = text.rfind("</think>")
+    if text[:64].lstrip().startswith("<think>"):
+        end = text.rfind("</think>")  # near the end: a reverse search is short
         if end >= 0:
-            start = text.index("<think>") + 7
-            thought = _first_lines(text, 1, start, text.find("</think>", start))
             answer = _first_lines(text, 1, end + 8)
             if answer:
-                first = thought[0][:60] + " " if thought else ""  # the "…" after it says it goes on
-                return f"<think> {first}… </think> {_clip(answer[0], 100)} ({n} lines)"
+                # the first thought ends at the first </think> (a forward search for it would
+                # walk the whole trace): a line holding one is cut there
+                thought = _first_lines(text, 1, text.index("<think>") + 7, end)
+                first = thought[0].split("</think>", 1)[0].rstrip()[:60] if thought else ""
+                return f"<think> {first + ' ' if first else ''}… </think> {_clip(answer[0], 100)} ({n} lines)"
     return f"{_clip(' ⏎ '.join(_first_lines(text, 2)), 160)} ({n} lines)"
 
 
