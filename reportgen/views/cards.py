@@ -8,8 +8,9 @@ that comes from the input goes through :func:`esc` (markupsafe's escaper);
 what is written as is are numbers (``fmt()`` writes digits, signs, dots, ``e``
 and dashes; ints and float reprs) and the tags, classes and attribute names of
 this module.  The result, a text per group (:func:`group_chunks`), is wrapped in
-``Markup`` or encoded only by its callers (``iteration_context``, ``site``).  The reward mini-bars and advantage bars are drawn by
-``reportgen.js`` from ``data-reward`` and ``data-adv``.
+``Markup`` or encoded only by its callers (``iteration_context``, ``site``).  The
+reward mini-bars and advantage bars are drawn by ``reportgen.js`` from
+``data-reward`` and ``data-adv``.
 """
 
 from __future__ import annotations

@@ -61,12 +61,12 @@ def fold_count(text: str, lines: int = FOLD_LINES) -> int:
     """``line_count(text)`` when it is over ``lines`` (the text folds), else 0.
 
     A folded text's summary gives its line count, so a text that folds is counted once,
-    here, and not again for the test and for the summary (a reasoning trace of 4 KiB
-    was counted three times: writing it took 27.5 µs, now 20.5). str.count walks every character
-    (about 0.75 ns each on the benchmark machine) where find() is a memchr scan but costs
-    a call per newline: a long text whose first 2,000 characters hold too few newlines
-    (long lines, one line of JSON) is searched for the missing ones, so a long text
-    that does not fold is not walked to its end.
+    here, and not again for the test and for the summary (a reasoning trace of 4 KiB was
+    counted three times: writing it took 27.5 µs, now 20.5). str.count walks every
+    character (about 0.75 ns each on the benchmark machine) where find() is a memchr scan
+    but costs a call per newline: a long text whose first 2,000 characters hold too few
+    newlines (long lines, one line of JSON) is searched for the missing ones, so a long
+    text that does not fold is not walked to its end.
     """
     if not text:
         return 0
