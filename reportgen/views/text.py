@@ -49,11 +49,6 @@ def line_count(text: str) -> int:
     return text.count("\n") + 1 if text else 0
 
 
-def longer_than(text: str, lines: int) -> bool:
-    """Whether ``line_count(text) > lines``."""
-    return fold_count(text, lines) > 0
-
-
 _PREFIX = 2000  # characters counted before a long text is searched for its newlines instead
 
 
