@@ -591,7 +591,7 @@ def _render_iteration(
         ctx["page_no"] = p
         ctx["group_offset"] = (p - 1) * per
         ctx["n_groups_total"] = len(all_groups)
-        chunks = ctx["groups_html"]
+        chunks = ctx["groups_chunks"]
         ctx["groups_html"] = _GROUPS_MARK
         head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
         # the groups are most of the page: encoded a group at a time, they are never joined

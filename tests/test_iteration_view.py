@@ -228,13 +228,15 @@ def test_chunked_groups_are_the_joined_groups_a_group_each(tmp_path):
     it.groups[1].members[0].completion = "smile \U0001f642 <b>"
     for md in (False, True):
         joined = iteration_context(run, it, None, None, markdown=md)
-        chunks = iteration_context(run, it, None, None, markdown=md, chunked=True)["groups_html"]
+        chunked = iteration_context(run, it, None, None, markdown=md, chunked=True)
+        chunks = chunked["groups_chunks"]
+        assert chunked["groups_html"] is None and joined["groups_chunks"] == chunks
         assert isinstance(chunks, list) and len(chunks) == len(it.groups) == joined["n_groups"] > 2
         assert "".join(chunks) == str(joined["groups_html"])
         assert [c.isascii() for c in chunks] == [i != 1 for i in range(len(chunks))]
         assert "smile \U0001f642 &lt;b&gt;" in chunks[1]
     it.groups = []
-    chunks = iteration_context(run, it, None, None, chunked=True)["groups_html"]
+    chunks = iteration_context(run, it, None, None, chunked=True)["groups_chunks"]
     assert chunks == [str(iteration_context(run, it, None, None)["groups_html"])] and "No rollout" in chunks[0]
 
 

@@ -385,8 +385,9 @@ def iteration_context(
     chunked: bool = False,
 ) -> dict[str, Any]:
     """The template context of an iteration page; ``markdown`` adds the markdown rendering of
-    every text. ``chunked``: ``groups_html`` is a list of HTML texts, one per group
-    (``cards.group_chunks``), which the caller places and encodes itself, as ``site`` does."""
+    every text. ``groups_chunks`` holds the groups' HTML as a text per group
+    (``cards.group_chunks``); ``chunked``: the caller places and encodes them itself, as
+    ``site`` does, and ``groups_html`` (their join) is left None."""
     from .cards import PageGroups, group_chunks
 
     ref = it.ref
@@ -416,7 +417,6 @@ def iteration_context(
         others=others,
         facts=facts,
     )
-    groups_html: list[str] | Markup = chunks if chunked else Markup("".join(chunks))
     logtree_html = None
     if it.logtree_root is not None:
         from .logtree_html import render_logtree  # tinker only: keeps observe builds from importing it
@@ -426,7 +426,8 @@ def iteration_context(
         "run": run,
         "ref": ref,
         "it": it,
-        "groups_html": groups_html,
+        "groups_html": None if chunked else Markup("".join(chunks)),
+        "groups_chunks": chunks,
         "n_groups": facts.n_groups,
         "prev": prev_ref,
         "next": next_ref,
