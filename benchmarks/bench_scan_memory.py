@@ -7,7 +7,7 @@ tracemalloc, and prints what each scan retains and the growth per update:
 
     python benchmarks/bench_scan_memory.py /tmp/reportgen-bench/observe-190MiB
 
-Run by hand; the figures are quoted in the README.  tracemalloc counts Python allocations
+Run by hand; the figures are quoted in docs/performance.md.  tracemalloc counts Python allocations
 only (not the interpreter's own 10 MiB or so), which is the part that grows.
 """
 
