@@ -354,6 +354,54 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
             assert fold_count(t, n) == (line_count(t) if line_count(t) > n else 0), (t, n)
 
 
+def test_long_text_escaping_gives_markupsafes_entities():
+    """A long ASCII text sparse in "<" is escaped by str.replace (html._replaced), the rest by
+    markupsafe: both ways must give escape()'s bytes, on each side of the length threshold
+    and of the density sample, for every special character, ASCII or not."""
+    import random
+
+    from markupsafe import escape
+
+    from reportgen.views.html import _REPLACE_DENSE, _REPLACE_MIN, _REPLACE_PROBE, _replaced, esc_content, esc_text
+
+    from .hostile import hostile
+
+    def checked(t: str) -> None:
+        want = str(escape(t))
+        assert esc_text(t) == want, t[:80]
+        assert esc_content(t) == (want if any(c in t for c in "&<>") else t), t[:80]
+        assert _replaced(t) == want, t[:80]
+
+    trace = (
+        "<think>\n"
+        + "\n".join(f"step {i}: " + ('a < b & c > d, it\'s "x"' if i % 5 == 0 else "add the carry") for i in range(120))
+        + "\n</think> 42"
+    )
+    assert len(trace) > _REPLACE_MIN and trace.count("<", 0, _REPLACE_PROBE) <= _REPLACE_DENSE
+    dense = '<div class="a">x &amp; y</div>\n' * 100
+    assert dense.count("<", 0, _REPLACE_PROBE) > _REPLACE_DENSE
+    for t in [
+        trace,
+        dense,
+        trace.replace("step", "步骤"),  # wide: markupsafe
+        trace + "\U0001f642",
+        "&" * _REPLACE_MIN,
+        "&amp;&lt;" * 300,  # entities already in the text are escaped again
+        "a" * (_REPLACE_MIN - 2) + "<>",
+        "a" * (_REPLACE_MIN - 1) + "<>",
+        "<" * _REPLACE_DENSE + "a" * _REPLACE_MIN + "'\"",
+        "<" * (_REPLACE_DENSE + 1) + "a" * _REPLACE_MIN + "'\"",
+        "a" * (_REPLACE_PROBE - 1) + "<" * 40 + "a" * _REPLACE_MIN,
+        hostile("completion") * 20,
+    ]:
+        checked(t)
+    rnd = random.Random(6)
+    alphabet = ["a", " ", "\n", "&", "<", ">", '"', "'", "\u00e9", "word " * 20, "&#39;", "\x00"]
+    for _ in range(300):
+        weights = [rnd.random() for _ in alphabet]
+        checked("".join(rnd.choices(alphabet, weights, k=rnd.choice([10, 600, 1500]))))
+
+
 def test_plain_prompt_block_agrees_with_the_general_one():
     """A PPO member's prompt of plain short messages is written by a short path
     (cards._plain_prompt); it must give the general path's bytes, or hand over to it."""

@@ -1,7 +1,8 @@
 """A tiny HTML builder for trees too deep or too hot for Jinja templates.
 
-Every text and attribute value goes through :func:`markupsafe.escape`; only
-output of this module (or of Jinja) is ever marked safe.  Tags and attribute
+Every text and attribute value gets markupsafe's entities (:func:`markupsafe.escape`,
+or for a long text sparse in special characters the same entities by ``str.replace``:
+``_escape_long``); only output of this module (or of Jinja) is ever marked safe.  Tags and attribute
 names are literals chosen by our code, never taken from input.
 """
 
@@ -23,6 +24,46 @@ except ImportError:  # pragma: no cover - pure-Python markupsafe
         return str(escape(s))
 
 
+# a long ASCII text with few special characters is escaped by str.replace, a pass over the
+# text per character escaped (see _replaced); below this size markupsafe's one call is as quick
+_REPLACE_MIN = 1024
+# "few": at most this many "<" in its first 256 characters (a sample: counting them all would
+# cost a pass over the text); HTML or XML, dense in them, stays with markupsafe
+_REPLACE_PROBE = 256
+_REPLACE_DENSE = 8
+
+
+def _replaced(s: str) -> str:
+    """markupsafe's entities by str.replace, "&" first (the others add no special character).
+
+    markupsafe walks a text a character at a time (about 4.3 ns a character on the
+    benchmark machine, whatever it holds); a replace is a count and a copy (about 1 ns a
+    character) plus some 15 ns per character replaced. On a reasoning trace of 3.3 KiB
+    holding 13 of them: 8.2 µs against 14.0; on HTML, a special every 3 characters:
+    30.8 against 16.5, which the sample in _escape_long keeps away from here.
+    """
+    if "&" in s:
+        s = s.replace("&", "&amp;")
+    if "<" in s:
+        s = s.replace("<", "&lt;")
+    if ">" in s:
+        s = s.replace(">", "&gt;")
+    if '"' in s:
+        s = s.replace('"', "&#34;")
+    if "'" in s:
+        s = s.replace("'", "&#39;")
+    return s
+
+
+def _escape_long(s: str) -> str:
+    """esc_str of a text that holds a character to escape: by _replaced when it is long,
+    ASCII (a wider text gains little: 12.5 µs against 13.4-16.5 for CJK, none with an emoji)
+    and sparse in "<", else by markupsafe. Either gives the same entities."""
+    if len(s) >= _REPLACE_MIN and s.isascii() and s.count("<", 0, _REPLACE_PROBE) <= _REPLACE_DENSE:
+        return _replaced(s)
+    return esc_str(s)
+
+
 def esc_text(s: str) -> str:
     """esc_str for long texts (completions, messages, tool arguments): the same entities.
 
@@ -31,7 +72,7 @@ def esc_text(s: str) -> str:
     and most texts hold none of the five characters, so they come back as they are.
     """
     if "&" in s or "<" in s or ">" in s or '"' in s or "'" in s:
-        return esc_str(s)
+        return _escape_long(s)
     return s
 
 
@@ -42,7 +83,7 @@ def esc_content(s: str) -> str:
     markupsafe's entities, quotes included.
     """
     if "&" in s or "<" in s or ">" in s:
-        return esc_str(s)
+        return _escape_long(s)
     return s
 
 
