@@ -81,6 +81,23 @@ def test_index_lists_updates_and_header(examples_site):
     assert "skipped" in rows[1].get_text()
 
 
+def test_run_parameters_stand_apart_from_the_counts(tmp_path):
+    """The run record's params (its planned "updates" among them) are listed under their own
+    label, not among the counts of what the export holds, where "updates" means those read."""
+    o = Obs().run("grpo", group_size=2, updates=50)
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "a"), o.rollout(1, 0, 1, "b"))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "run")
+    build(str(src), tmp_path / "site")
+    s = soup(tmp_path / "site" / "index.html")
+    facts = {d.find("dt").get_text(): d.find("dd").get_text() for d in s.select("dl.facts-grid:not(.params) > div")}
+    params = {d.find("dt").get_text(): d.find("dd").get_text() for d in s.select("dl.params > div")}
+    assert facts["updates"] == "1"
+    assert params == {"group_size": "2", "updates": "50"}
+    label = s.select_one("dl.params")["aria-labelledby"]
+    assert "parameters" in s.find(id=label).get_text()
+
+
 def test_index_table_rows(tmp_path):
     """A row per update: its link and texts count when it has texts, its segment (a class
     where the segment changes), its status (escaped: it comes from the input), its metrics."""

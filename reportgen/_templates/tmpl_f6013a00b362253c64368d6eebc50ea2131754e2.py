@@ -178,17 +178,28 @@ def block_main(context, missing=missing):
         yield '<div><dt>rollouts</dt><dd>'
         yield escape((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts))
         yield '</dd></div>'
-    yield '\n    '
-    for (l_1_k, l_1_v) in context.call(environment.getattr(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'), 'items'), _block_vars=_block_vars):
-        _loop_vars = {}
-        pass
-        yield '<div><dt>'
-        yield escape(l_1_k)
-        yield '</dt><dd>'
-        yield escape(l_1_v)
-        yield '</dd></div>'
-    l_1_k = l_1_v = missing
     yield '\n  </dl>\n  '
+    if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'):
+        pass
+        yield '\n  \n  <p class="params-title" id="params-title">parameters'
+        if (t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments')) > 1):
+            pass
+            yield ' (run record of the latest visible segment)'
+        else:
+            pass
+            yield ' (run record)'
+        yield '</p>\n  <dl class="facts-grid params" aria-labelledby="params-title">\n    '
+        for (l_1_k, l_1_v) in context.call(environment.getattr(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'), 'items'), _block_vars=_block_vars):
+            _loop_vars = {}
+            pass
+            yield '<div><dt>'
+            yield escape(l_1_k)
+            yield '</dt><dd>'
+            yield escape(l_1_v)
+            yield '</dd></div>'
+        l_1_k = l_1_v = missing
+        yield '\n  </dl>\n  '
+    yield '\n  '
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'warnings'):
         pass
         yield '\n  <div class="warnings" role="status">\n    <h2>Warnings</h2>\n    <ul>'
@@ -402,4 +413,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&30=182&32=192&35=195&40=204&42=206&48=209&49=213&50=221&51=229&52=233&60=247&63=249&64=255&66=263&72=265&74=269&76=277&78=285&79=289&86=312&92=315&93=319&94=325&95=329&102=342&104=345&107=348&40=355&109=379&111=397'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&31=182&33=185&35=192&38=203&41=206&46=215&48=217&54=220&55=224&56=232&57=240&58=244&66=258&69=260&70=266&72=274&78=276&80=280&82=288&84=296&85=300&92=323&98=326&99=330&100=336&101=340&108=353&110=356&113=359&46=366&115=390&117=408'
