@@ -89,3 +89,15 @@ def watched(browser) -> Iterator[Watched]:
 
 def file_url(path: Path) -> str:
     return path.resolve().as_uri()
+
+
+def seen_text(page: Any, selector: str) -> str:
+    """What a reader sees of an element: its innerText once scrolled to. A group off screen is
+    not rendered (content-visibility: auto), so its innerText, which follows the rendering,
+    holds only part of it until it is scrolled near; its DOM text is all there."""
+    loc = page.locator(selector).first
+    if loc.is_visible():  # a hidden element's innerText is its DOM text: nothing to scroll to
+        loc.scroll_into_view_if_needed()
+        # a few frames for it to be rendered (no script: a page may have JavaScript off)
+        page.wait_for_timeout(150)
+    return str(loc.inner_text())

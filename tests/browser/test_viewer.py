@@ -11,7 +11,7 @@ import pytest
 from reportgen.site import build
 
 from ..test_iteration_view import build_synthetic, recurring_run
-from .conftest import file_url
+from .conftest import file_url, seen_text
 
 pytestmark = pytest.mark.browser
 
@@ -166,9 +166,9 @@ def test_search_filters_highlights_and_counts(sites, watched):
     wait_js(watched, "location.hash.indexOf('q=') >= 0")
     assert shown(watched) == ["g2-m1"]
     assert shown(watched, "section.group") == ["g2"]
-    assert watched.page.inner_text("#g2 mark.hl").lower() == "charlie 1"
+    assert seen_text(watched.page, "#g2 mark.hl").lower() == "charlie 1"
     assert "1 of 12 shown" in count_text(watched)
-    assert watched.page.inner_text("#g2 .shown-count") == "· 1 shown"
+    assert seen_text(watched.page, "#g2 .shown-count") == "· 1 shown"
     assert hash_of(watched) == "#q=CHARLIE%201"
     # the prompt text matches too: the whole group shows
     watched.page.fill("#f-q", "question 2:")
@@ -275,7 +275,7 @@ def test_url_state_reopens_the_same_view(sites, watched):
     assert watched.page.is_checked("#f-compact")
     assert "compact-on" in watched.page.get_attribute("body", "class")
     assert not watched.page.is_visible("#g0-m1 .member-body") and watched.page.is_visible("#g0-m1 p.compact")
-    assert watched.page.inner_text("#g0-m1 p.compact") == "Answer alpha 1: the result is 1."
+    assert seen_text(watched.page, "#g0-m1 p.compact") == "Answer alpha 1: the result is 1."
     assert all(
         float(r) >= 0.5
         for r in watched.page.eval_on_selector_all(
@@ -303,13 +303,13 @@ def test_compact_line_of_a_reasoning_trace_is_its_first_thought_and_answer(tmp_p
     build(str(o.write(tmp_path / "src")), site)
     open_page(watched, site, "train_iteration_000001.html", "#compact=1")
     assert (
-        watched.page.inner_text("#g0-m0 p.compact")
+        seen_text(watched.page, "#g0-m0 p.compact")
         == "<think> Step 0: <carry> & check \u2026 </think> The answer is <b>42</b>."
     )
-    assert watched.page.inner_text("#g0-m1 p.compact") == "<think>"
-    assert watched.page.inner_text("#g0-m2 p.compact") == "first line"
-    summary = watched.page.inner_text("#g0-m0 details.fold summary")
-    assert summary.startswith(watched.page.inner_text("#g0-m0 p.compact") + " (")
+    assert seen_text(watched.page, "#g0-m1 p.compact") == "<think>"
+    assert seen_text(watched.page, "#g0-m2 p.compact") == "first line"
+    summary = seen_text(watched.page, "#g0-m0 details.fold summary")
+    assert summary.startswith(seen_text(watched.page, "#g0-m0 p.compact") + " (")
     assert not watched.page_errors and not watched.console_errors
 
 
@@ -452,8 +452,8 @@ def test_markdown_math_and_code(sites, watched):
     assert not watched.page.is_visible("#g0-m0 pre.text") and watched.page.is_visible("#g0-m0 .md")
     assert watched.page.eval_on_selector_all("#g0-m0 .md .katex", "e => e.length") == 2
     assert watched.page.query_selector("#g0-m0 .md .katex .boxed, #g0-m0 .md .katex .fbox") is not None
-    assert watched.page.inner_text("#g0-m0 .md .hl-k, #g0-m0 .md .hl-c") != ""
-    assert watched.page.inner_text("#g0-m0 .md strong") == "bold"
+    assert seen_text(watched.page, "#g0-m0 .md .hl-k, #g0-m0 .md .hl-c") != ""
+    assert seen_text(watched.page, "#g0-m0 .md strong") == "bold"
     assert watched.page.query_selector("#g0-m0 .md img") is None
     assert watched.page.eval_on_selector_all("a[href^='javascript']", "e => e.length") == 0
     assert "md=1" in hash_of(watched)
@@ -559,8 +559,50 @@ def test_readable_without_javascript(sites, browser):
     page.goto(file_url(sites["syn"] / "train_iteration_000001.html"))
     assert not page.is_visible("#rg-bar")
     assert page.is_visible("#g0-m0 pre.text") and not page.is_visible("#g0-m0 .md")
-    assert "Answer bravo 2" in page.inner_text("#g1") or "same answer" in page.inner_text("#g1")
+    assert "Answer bravo 2" in seen_text(page, "#g1") or "same answer" in seen_text(page, "#g1")
     ctx.close()
+
+
+def test_groups_off_screen_wait_to_be_rendered_yet_find_links_and_print_reach_them(tmp_path, watched):
+    """Groups carry content-visibility: auto (a long page's first frame comes sooner): one far
+    below is not rendered on opening, yet find in page reaches its text, a link to one of its
+    members shows that member, and a printout holds every group."""
+    from ..obs import Obs
+
+    o = Obs().run()
+    o.batch(
+        *[o.prompt(f"p:{g}", f"question {g}") for g in range(12)],
+        *[
+            o.rollout(1, g, m, f"group {g} member {m}\n" + "line\n" * 30, prompt=f"p:{g}")
+            for g in range(12)
+            for m in range(4)
+        ],
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    page = watched.page
+    open_page(watched, site, "train_iteration_000001.html")
+    assert page.evaluate("() => getComputedStyle(document.getElementById('g11')).contentVisibility") == "auto"
+    # far below the viewport: laid out as a placeholder, its members not drawn
+    assert "member 3" not in page.evaluate("() => document.getElementById('g11').innerText")
+    assert "group 11 member 3" in page.text_content("#g11-m3")  # the text is in the page all the same
+    assert page.evaluate("() => window.find('group 11 member 3')")
+    top = page.evaluate("() => document.getElementById('g11-m3').getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"]
+    assert "group 11 member 3" in seen_text(page, "#g11-m3")
+    open_page(watched, site, "train_iteration_000001.html", "#g10-m2")
+    page.wait_for_function("() => document.getElementById('g10-m2').classList.contains('target-hl')")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    box = page.evaluate(
+        "() => { const r = document.getElementById('g10-m2').getBoundingClientRect(); return [r.top, r.height]; }"
+    )
+    assert 0 <= box[0] < page.viewport_size["height"] and box[1] > 0
+    assert "group 10 member 2" in page.evaluate("() => document.getElementById('g10-m2').innerText")
+    pdf = page.pdf()
+    # every group printed: a page of 12 groups of 4 folded members fills several sheets
+    assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") >= 6
+    clean(watched, site)
 
 
 def test_dark_theme_contrast(sites, browser):
@@ -640,13 +682,13 @@ def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
     wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 20")
     assert links() == [str(k) for k in range(2, 12)] + [str(k) for k in range(13, 23)]
     assert page.text_content("#g0 .ocut") == "1 earlier, "
-    assert page.inner_text("#g0 .oall") == "all 23"
+    assert seen_text(page, "#g0 .oall") == "all 23"
     page.fill("#f-q", "answer")
     wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
     page.click("#g0 .oall")
     wait_js(watched, "!document.querySelector('#g0 .oall')")
     assert links() == [str(k) for k in range(1, 25) if k != 12]
-    assert page.inner_text("#g0 p.others") == "same prompt in updates: " + ", ".join(
+    assert seen_text(page, "#g0 p.others") == "same prompt in updates: " + ", ".join(
         str(k) for k in range(1, 25) if k != 12
     )
     assert page.get_attribute("#g0 .others a", "href") == "train_iteration_000001.html#prompt=p%3A0&q=answer"
@@ -656,7 +698,7 @@ def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
     wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 12")
     assert links() == ["1", "2"] + [str(k) for k in range(4, 14)]
     assert page.query_selector("#g0 .ocut") is None
-    assert page.inner_text("#g0 .oall") == "all 23"  # 11 later ones: the farthest wait for the button
+    assert seen_text(page, "#g0 .oall") == "all 23"  # 11 later ones: the farthest wait for the button
     clean(watched, site)
     open_page(watched, site, "train_iteration_000020.html")
     wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 14")
