@@ -137,12 +137,14 @@ def timed_build(source: Path, out: Path, *extra: str) -> tuple[float, float, flo
     The sum is sampled every 20 ms from /proc (None where /proc has no ``children`` files):
     the strict reading of the 400 MiB goal, which counts a forked worker's pages shared with
     the main process twice. Sampling costs about 0.1 ms a round."""
-    t = time.perf_counter()
     cmd = [sys.executable, "-m", "reportgen", "build", str(source), "-o", str(out), *extra]
     # /usr/bin/time-free peak RSS: run through a tiny wrapper that reports its own child's maxrss
+    # it times the command itself: its own start (a Python, 0.1-0.16 s here) would weigh on
+    # a short rebuild as a user's `reportgen build` never does
     wrapper = (
-        "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(r.stdout.strip().splitlines()[-1] "
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "r = subprocess.run(sys.argv[1:], capture_output=True, text=True); t = time.perf_counter() - t; "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(t); print(r.stdout.strip().splitlines()[-1] "
         "if r.stdout.strip() else r.stderr.strip()); sys.exit(r.returncode)"
     )
     # as an installed package runs: its bytecode cached (PYTHONDONTWRITEBYTECODE would make every
@@ -158,11 +160,10 @@ def timed_build(source: Path, out: Path, *extra: str) -> tuple[float, float, flo
         peak_sum = max(peak_sum, sum(_rss_bytes(p) for p in _descendants(proc.pid)))
         time.sleep(0.02)
     stdout, stderr = proc.communicate()
-    seconds = time.perf_counter() - t
     lines = stdout.strip().splitlines()
-    if proc.returncode != 0 or len(lines) < 2:
+    if proc.returncode != 0 or len(lines) < 3:
         raise SystemExit(f"build failed: {stdout}\n{stderr}")
-    return seconds, int(lines[0]) / 1024, peak_sum / (1 << 20) if sampled else None, lines[1]
+    return float(lines[1]), int(lines[0]) / 1024, peak_sum / (1 << 20) if sampled else None, lines[2]
 
 
 def browser_load(page: Path) -> tuple[float, float] | None:
