@@ -380,9 +380,12 @@ def test_long_text_escaping_gives_markupsafes_entities():
     assert len(trace) > _REPLACE_MIN and trace.count("<", 0, _REPLACE_PROBE) <= _REPLACE_DENSE
     dense = '<div class="a">x &amp; y</div>\n' * 100
     assert dense.count("<", 0, _REPLACE_PROBE) > _REPLACE_DENSE
+    quoted = '{\n  "key": "a < b",\n  "other": "it\'s"\n}\n' * 60  # pretty JSON: dense in quotes
+    assert quoted.count('"', 0, _REPLACE_PROBE) > _REPLACE_DENSE
     for t in [
         trace,
         dense,
+        quoted,
         trace.replace("step", "步骤"),  # wide: markupsafe
         trace + "\U0001f642",
         "&" * _REPLACE_MIN,
