@@ -497,13 +497,13 @@ def test_ppo_prompts_in_the_updates_own_batch_are_not_read_again(tmp_path):
     o.batch(o.prompt("p:7", "question 7, again"))
     reader, run = read(o.write(tmp_path))
     spans: list[tuple[int, int]] = []
-    read_span = reader._read_span
+    read_span = reader._read_pieces
 
     def spy(span):
         spans.append(span)
         return read_span(span)
 
-    reader._read_span = spy  # type: ignore[method-assign]
+    reader._read_pieces = spy  # type: ignore[method-assign]
     it = reader.load(run.iterations[1])
     prompts = {m.prompt.key: m.prompt.messages[0].content for g in it.groups for m in g.members}
     expected = {f"p:{i}": f"question {i}" for i in range(3, 9)}
