@@ -33,13 +33,13 @@ from markupsafe import Markup
 
 from . import __version__
 from .errors import InputError, OutputError
-from .model import IterationRef, Run, page_name
+from .model import IterationRef, Member, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .views.index import index_context
-from .views.iteration import iteration_context
+from .views.iteration import PageEntry, iteration_context, page_groups, paginate
 from .views.logtree_export import logtree_parts
 from .views.text import fmt, line_count, pretty_json, safe_name, script_json
 
@@ -558,6 +558,43 @@ def page_bytes(text: str) -> bytes:
     return data
 
 
+# a page is written in parts of about this many bytes
+_WRITE_PART = 1 << 20
+
+
+def _page_parts(head: str, chunks: list[str], tail: str) -> Iterator[bytes]:
+    """A page's bytes in parts of about _WRITE_PART, each chunk's text dropped once encoded.
+
+    The groups are most of the page: encoded a group at a time, they are never joined into
+    one text, nor widened to the chrome's characters or to one group's emoji. Their bytes
+    are joined into parts, not written a chunk at a time (a write per group of 16 KiB cost
+    the kernel about 0.9 ms more per MiB) nor joined whole (a PPO page of 65,536 rollouts
+    held its text, its bytes and their join at once: 300 MiB more RSS)."""
+    part = [page_bytes(head)]
+    size = len(part[0])
+    for i, text in enumerate(chunks):
+        data = page_bytes(text)
+        chunks[i] = ""
+        part.append(data)
+        size += len(data)
+        if size >= _WRITE_PART:
+            yield part[0] if len(part) == 1 else b"".join(part)
+            part, size = [], 0
+    part.append(page_bytes(tail))
+    yield b"".join(part)
+
+
+def _pages_caption(entries: list[PageEntry], first: int, total: int) -> str:
+    """What a page of a paginated iteration holds: its groups, or a part of one large group."""
+    if len(entries) == 1:
+        g, a, b = entries[0]
+        n = len(g.members)
+        if b - a < n:
+            what = "rollouts" if g.id is None else f"group {g.id}, members"
+            return f"{what} {a + 1:,}–{b:,} of {n:,} (by reward)"
+    return f"groups {first + 1}–{first + len(entries)} of {total}"
+
+
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers
 # (rollouts, groups, trained, reward_mean, html pages, files written, page key)
 _Result = tuple[int, int, int, float | None, int, list[str], str | None]
@@ -577,11 +614,13 @@ def _render_iteration(
     raw = job.reader.logtree_bytes(ref)
     writer.write(logtree_name, raw if raw is not None else logtree_parts(run, it, first))
     all_groups = it.groups
-    per = job.groups_per_page
-    n_pages = max(1, -(-len(all_groups) // per))
-    for p in range(1, n_pages + 1):
-        it.groups = all_groups[(p - 1) * per : p * per]
-        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True)
+    plan = paginate(all_groups, job.groups_per_page)
+    n_pages = len(plan)
+    ordered: dict[int, list[Member]] = {}
+    first_group = 0  # the index of the first group a page starts
+    for p, entries in enumerate(plan, 1):
+        it.groups, parts = page_groups(entries, ordered)
+        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True, parts=parts)
         ctx.update(job.common)
         ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
         ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
@@ -589,19 +628,12 @@ def _render_iteration(
         ctx["logtree_name"] = logtree_name
         ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
         ctx["page_no"] = p
-        ctx["group_offset"] = (p - 1) * per
-        ctx["n_groups_total"] = len(all_groups)
+        ctx["pages_caption"] = _pages_caption(entries, first_group, len(all_groups))
+        first_group += sum(1 for g, _a, b in entries if b == len(g.members))
         chunks = ctx["groups_chunks"]
         ctx["groups_html"] = _GROUPS_MARK
         head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
-        # the groups are most of the page: encoded a group at a time, they are never joined
-        # into one text, nor widened to the chrome's characters or to one group's emoji; the
-        # bytes are joined, a copy, to be written at once (a write per group of 16 KiB cost
-        # the kernel about 0.9 ms more per MiB)
-        writer.write(
-            page_name(ref.kind, ref.label, ref.number, p),
-            b"".join([page_bytes(head), *map(page_bytes, chunks), page_bytes(tail)]),
-        )
+        writer.write(page_name(ref.kind, ref.label, ref.number, p), _page_parts(head, chunks, tail))
     return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
 
 

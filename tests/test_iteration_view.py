@@ -642,3 +642,31 @@ def test_fold_summary_of_reasoning_traces_and_blank_lines():
     long = "<think>" + "y" * 10_000 + "</think>" + "z" * 300
     assert fold_summary(long, 1) == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 lines)"
     assert fold_summary("a\nb", 99).endswith("(99 lines)")
+
+
+def test_paginate_gives_a_large_group_pages_of_its_own():
+    """``per`` groups a page in order; a group of more than ``most`` members gets pages of its
+    own, ``most`` members each; the groups around it are not moved across it."""
+    from reportgen.model import Group
+    from reportgen.views.iteration import paginate
+
+    def grp(i: int, n: int) -> Group:
+        return Group(id=i, prompt=None, members=[object()] * n)  # type: ignore[list-item]
+
+    small = [grp(i, 2) for i in range(5)]
+    assert [[(g.id, a, b) for g, a, b in p] for p in paginate(small, 2, 3)] == [
+        [(0, 0, 2), (1, 0, 2)],
+        [(2, 0, 2), (3, 0, 2)],
+        [(4, 0, 2)],
+    ]
+    mixed = [grp(0, 2), grp(1, 7), grp(2, 3), grp(3, 2)]
+    assert [[(g.id, a, b) for g, a, b in p] for p in paginate(mixed, 50, 3)] == [
+        [(0, 0, 2)],
+        [(1, 0, 3)],
+        [(1, 3, 6)],
+        [(1, 6, 7)],
+        [(2, 0, 3), (3, 0, 2)],
+    ]
+    assert paginate([], 50, 3) == [[]]
+    assert len(paginate([grp(0, 1024)], 50)) == 1  # a PPO batch of 1,024 keeps one page
+    assert len(paginate([grp(0, 1025)], 50)) == 2

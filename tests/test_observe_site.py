@@ -410,3 +410,56 @@ def test_logtree_of_an_update_of_several_pages_is_the_whole_document(tmp_path):
         assert len(pages) == -(-5 // per)
         shown = [a["id"] for page in pages for a in soup(page).select("section.group")]
         assert shown == [f"g{g}" for g in range(5)]
+
+
+def test_a_group_larger_than_a_page_is_split_by_reward_with_the_figures_of_all(tmp_path, monkeypatch):
+    """A group of more than ROLLOUTS_PER_PAGE members (a PPO batch of 65,536 made one page of
+    200 MiB) gets pages of its own, its members by reward; each part's header gives the
+    figures of the whole group, duplicates are found across parts, and the logtree JSON
+    stays one document."""
+    import reportgen.views.iteration as iteration_view
+    from reportgen.views.logtree_export import logtree_bytes
+
+    monkeypatch.setattr(iteration_view, "ROLLOUTS_PER_PAGE", 3)
+    o = Obs().run("grpo", group_size=7)
+    o.batch(*[o.prompt(f"p:{g}", f"question {g}") for g in range(3)])
+    rewards = [0.5, 0.9, 0.1, 0.7, 0.3, 0.8, 0.2]
+    o.batch(
+        o.rollout(1, 0, 0, "small 0", prompt="p:0", reward=1.0),
+        *[
+            o.rollout(1, 1, m, "same text" if m in (1, 2) else f"big {m}", prompt="p:1", reward=r)
+            for m, r in enumerate(rewards)
+        ],
+        o.rollout(1, 2, 0, "small 2", prompt="p:2", reward=0.0),
+    )
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    names = ["", "_p2", "_p3", "_p4", "_p5"]
+    pages = [soup(site / f"train_iteration_000001{n}.html") for n in names]
+    assert not (site / "train_iteration_000001_p6.html").exists()
+    captions = [p.select_one("nav.subpages").get_text(" ", strip=True).split(":")[0] for p in pages]
+    assert captions == [
+        "groups 1–1 of 3",
+        "group 1, members 1–3 of 7 (by reward)",
+        "group 1, members 4–6 of 7 (by reward)",
+        "group 1, members 7–7 of 7 (by reward)",
+        "groups 3–3 of 3",
+    ]
+    members = [[a["id"] for a in p.select("article.member")] for p in pages]
+    by_reward = sorted(range(7), key=lambda m: -rewards[m])
+    assert [len(m) for m in members] == [1, 3, 3, 1, 1]
+    assert [int(x.rsplit("m", 1)[1]) for x in members[1] + members[2] + members[3]] == by_reward
+    for p, (a, b) in zip(pages[1:4], ((1, 3), (4, 6), (7, 7))):
+        head = p.select_one("section.group .group-head").get_text(" ", strip=True)
+        assert "0/7 trained" in head and "0.100 … 0.900" in head and "mean 0.500" in head, head
+        assert (
+            p.select_one(".group-head .part").get_text(" ", strip=True).startswith(f"this page: members {a}–{b} of 7")
+        )
+    dup = {a["id"] for p in pages for a in p.select("article.member") if "duplicate" in a.get_text(" ")}
+    assert sorted(int(x.rsplit("m", 1)[1]) for x in dup) == [1, 2]  # on different parts
+    reader = open_source(str(src))
+    run = reader.scan()
+    it = reader.load(run.iterations[0])
+    assert (site / "train_iteration_000001_logtree.json").read_bytes() == logtree_bytes(run, it, run.iterations[0].page)

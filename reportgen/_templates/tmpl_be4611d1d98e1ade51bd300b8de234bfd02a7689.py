@@ -143,9 +143,8 @@ def block_main(context, missing=missing):
     l_0_training_known = resolve('training_known')
     l_0_logtree_name = resolve('logtree_name')
     l_0_it = resolve('it')
-    l_0_group_offset = resolve('group_offset')
+    l_0_pages_caption = resolve('pages_caption')
     l_0_n_groups = resolve('n_groups')
-    l_0_n_groups_total = resolve('n_groups_total')
     l_0_skip_reasons = resolve('skip_reasons')
     l_0_tool_names = resolve('tool_names')
     l_0_badge_names = resolve('badge_names')
@@ -259,12 +258,8 @@ def block_main(context, missing=missing):
     yield '\n</section>\n\n'
     if (t_1((undefined(name='pages') if l_0_pages is missing else l_0_pages)) > 1):
         pass
-        yield '\n<nav class="subpages" aria-label="Pages of this iteration">\n  groups '
-        yield escape(((undefined(name='group_offset') if l_0_group_offset is missing else l_0_group_offset) + 1))
-        yield '–'
-        yield escape(((undefined(name='group_offset') if l_0_group_offset is missing else l_0_group_offset) + (undefined(name='n_groups') if l_0_n_groups is missing else l_0_n_groups)))
-        yield ' of '
-        yield escape((undefined(name='n_groups_total') if l_0_n_groups_total is missing else l_0_n_groups_total))
+        yield '\n<nav class="subpages" aria-label="Pages of this iteration">\n  '
+        yield escape((undefined(name='pages_caption') if l_0_pages_caption is missing else l_0_pages_caption))
         yield ':\n  '
         for (l_1_q, l_1_href) in (undefined(name='pages') if l_0_pages is missing else l_0_pages):
             _loop_vars = {}
@@ -364,4 +359,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=169&22=193&24=195&25=201&26=205&27=211&28=219&29=227&31=229&33=232&36=244&37=252&40=260&42=263&43=269&47=288&53=291&54=305&55=319&59=333&61=337&66=341&77=346&82=348&88=350&89=352&92=354&82=357'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=168&22=192&24=194&25=200&26=204&27=210&28=218&29=226&31=228&33=231&36=243&37=251&40=259&42=262&43=264&47=283&53=286&54=300&55=314&59=328&61=332&66=336&77=341&82=343&88=345&89=347&92=349&82=352'

@@ -525,6 +525,9 @@ class PageGroups:
         self.n_groups = 0
 
 
+MEMBERS_PER_CHUNK = 1024
+
+
 def group_chunks(
     groups: list[Group],
     *,
@@ -535,9 +538,11 @@ def group_chunks(
     observe: bool,
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
+    parts: dict[int, tuple[Group, int, int]] | None = None,
 ) -> list[str]:
     """The ``<section class="groups">`` content of one page (every group panel and member
-    card) as one text per group, which the site encodes one by one: a
+    card) as one text per group (per MEMBERS_PER_CHUNK members of a larger group), which the
+    site encodes and writes one by one: a
     character outside the BMP (an emoji) makes Python store a joined text at four bytes a
     character, so a few in a GRPO page of 1 MiB made joining and encoding it take 9 ms
     instead of 0.5; here each widens its own group only."""
@@ -547,10 +552,28 @@ def group_chunks(
     per_member_prompt = any(g.id is None for g in groups)
     facts.n_groups = len(groups)
     page_key = esc_str(page_key)  # escaped once here: every card's data-cid holds it
-    for i, g in enumerate(groups):
-        _group(w, g, i, per_member_prompt and g.id is None, md, page_key, training_known, train, observe, others, facts)
+
+    def flush() -> None:
         chunks.append("".join(out))
         out.clear()
+
+    for i, g in enumerate(groups):
+        _group(
+            w,
+            flush,
+            g,
+            i,
+            per_member_prompt and g.id is None,
+            md,
+            page_key,
+            training_known,
+            train,
+            observe,
+            others,
+            facts,
+            parts.get(id(g)) if parts else None,
+        )
+        flush()
     if not groups:
         chunks.append('<p class="missing">No rollout was exported for this iteration.</p>\n')
     return chunks
@@ -558,6 +581,7 @@ def group_chunks(
 
 def _group(
     w: Callable[[str], Any],
+    flush: Callable[[], None],
     g: Group,
     index: int,
     with_prompt_per_member: bool,
@@ -568,23 +592,26 @@ def _group(
     observe: bool,
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
+    part: tuple[Group, int, int] | None,
 ) -> None:
+    # ``part``: ``g`` holds members [a, b) of a larger group, whose figures the header gives
     members = sorted(g.members, key=_sort_key)
     n = len(members)
+    every = members if part is None else part[0].members
     dups: set[int] = set()  # id() of the members whose whole text another member of the group has
     if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
-        whole = [m.completion if m.completion is not None else m.full_text() for m in members]
+        whole = [m.completion if m.completion is not None else m.full_text() for m in every]
         # texts of different lengths differ: a group whose lengths are all different (most of
         # them) has no duplicates, and its fresh texts are not hashed (1,100 instructions a
         # GRPO rollout of 460 characters)
         lengths = [len(t) for t in whole]
-        if len(set(lengths)) < n:
+        if len(set(lengths)) < len(every):
             texts: dict[str, int] = {}
             for t in whole:
                 texts[t] = texts.get(t, 0) + 1
-            if len(texts) < n:
-                dups = {id(m) for m, t in zip(members, whole) if texts[t] > 1}
-    rewards = g.rewards()
+            if len(texts) < len(every):
+                dups = {id(m) for m, t in zip(every, whole) if texts[t] > 1}
+    rewards = g.rewards() if part is None else part[0].rewards()
     rmin = min(rewards) if rewards else None
     rmax = max(rewards) if rewards else None
     mean = sum(rewards) / len(rewards) if rewards else None
@@ -610,15 +637,21 @@ def _group(
         f'<span class="stat">mean <b>{_f(mean)}</b></span>\n<span class="stat">std {_f(std)}</span>\n'
     )
     if training_known:
-        w(f'<span class="stat">{[m.trained for m in members].count(True)}/{n} trained</span>\n')
+        w(f'<span class="stat">{[m.trained for m in every].count(True)}/{len(every)} trained</span>\n')
     w('<span class="stat shown-count" hidden></span>\n')
-    if any(m.skip_reason == "zero_signal" for m in members):
+    if any(m.skip_reason == "zero_signal" for m in every):
         w('<span class="chip bad">zero_signal</span>\n')
     if not g.has_text:
         w('<span class="chip unknown">no logtree text</span>\n')
     preview = _prompt_preview(g.prompt or (members[0].prompt if members else None))
     if preview:
         w(f'<p class="preview">{esc_marks(preview)}</p>\n')
+    if part is not None:
+        a, b, total = part[1], part[2], len(part[0].members)
+        w(
+            f'<p class="part">this page: {"rollouts" if g.id is None else "members"} {a + 1:,}&#8211;{b:,} of {total:,}, by reward '
+            "(the figures above are of all of them)</p>\n"
+        )
     if pkey and train:
         links, cut = others(pkey)
         w(f'<p class="others"{"" if links else " hidden"}>same prompt in {"updates" if observe else "steps"}: ')
@@ -637,8 +670,13 @@ def _group(
         else:
             w(plain)
     w('\n<div class="members">\n')
-    for m in members:
-        _member(w, m, g, anchor, label, gkey, dups, md, page_key, training_known, with_prompt_per_member, facts)
+    # a huge group (a PPO batch of 65,536) is cut into texts of MEMBERS_PER_CHUNK members,
+    # so that no text of the whole group is made, nor its bytes, beside its cards
+    for start in range(0, n, MEMBERS_PER_CHUNK):
+        for m in members[start : start + MEMBERS_PER_CHUNK] if n > MEMBERS_PER_CHUNK else members:
+            _member(w, m, g, anchor, label, gkey, dups, md, page_key, training_known, with_prompt_per_member, facts)
+        if start + MEMBERS_PER_CHUNK < n:
+            flush()
     w("</div>\n")
     convs = []
     if g.conversations:  # tinker's conversations not attributed to a member

@@ -15,7 +15,7 @@ from urllib.parse import quote
 import orjson
 from markupsafe import Markup
 
-from ..model import Iteration, IterationRef, Member, Message, Prompt, Run, page_name
+from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import el
 from .text import any_cut, cut_chars, fmt, fold_count, fold_summary, kept, pretty_json
 
@@ -376,6 +376,66 @@ def page_key(ref: IterationRef) -> str:
     return str(ref.number) if ref.kind == "train" else f"{ref.label}@{ref.number}"
 
 
+# a page shows at most this many members of one group: a larger group (a PPO batch of
+# 65,536 rollouts) gets pages of its own, as a page of all of them (200 MiB) is more than
+# a browser loads
+ROLLOUTS_PER_PAGE = 1024
+
+# (group, first member, end) of each group shown on a page: the members by reward, as the
+# page sorts them
+PageEntry = tuple[Group, int, int]
+
+
+def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:
+    """An iteration's pages: ``per`` groups a page, in their order, except that a group of more
+    than ``most`` (ROLLOUTS_PER_PAGE) members gets pages of its own, ``most`` of its members
+    each. Always one page at least (an iteration without rollouts says so on it)."""
+    if most is None:
+        most = ROLLOUTS_PER_PAGE
+    pages: list[list[PageEntry]] = []
+    page: list[PageEntry] = []
+    for g in groups:
+        n = len(g.members)
+        if n <= most:
+            page.append((g, 0, n))
+            if len(page) >= per:
+                pages.append(page)
+                page = []
+            continue
+        if page:
+            pages.append(page)
+            page = []
+        pages.extend([(g, a, min(n, a + most))] for a in range(0, n, most))
+    if page or not pages:
+        pages.append(page)
+    return pages
+
+
+def page_groups(entries: list[PageEntry], ordered: dict[int, list[Member]]) -> tuple[list[Group], dict[int, PageEntry]]:
+    """The groups a page shows, a part of a large group as a group of its own, and the entry of
+    each such part by its ``id()`` (for ``iteration_context``'s ``parts``). ``ordered``
+    caches a large group's members sorted by reward, by the group's ``id()``, from page to page."""
+    shown: list[Group] = []
+    parts: dict[int, PageEntry] = {}
+    for g, a, b in entries:
+        if a == 0 and b == len(g.members):
+            shown.append(g)
+            continue
+        members = ordered.get(id(g))
+        if members is None:
+            members = ordered[id(g)] = sorted(g.members, key=_sort_key)
+        part = Group(
+            id=g.id,
+            prompt=g.prompt,
+            members=members[a:b],
+            has_text=g.has_text,
+            conversations=g.conversations if a == 0 else [],  # shown once, with the first part
+        )
+        parts[id(part)] = (g, a, b)
+        shown.append(part)
+    return shown, parts
+
+
 def iteration_context(
     run: Run,
     it: Iteration,
@@ -383,11 +443,13 @@ def iteration_context(
     next_ref: IterationRef | None,
     markdown: bool = True,
     chunked: bool = False,
+    parts: dict[int, PageEntry] | None = None,
 ) -> dict[str, Any]:
     """The template context of an iteration page; ``markdown`` adds the markdown rendering of
     every text. ``groups_chunks`` holds the groups' HTML as a text per group
     (``cards.group_chunks``); ``chunked``: the caller places and encodes them itself, as
-    ``site`` does, and ``groups_html`` (their join) is left None."""
+    ``site`` does, and ``groups_html`` (their join) is left None. ``parts``: the groups of
+    ``it.groups`` that are a part of a larger group (``page_groups``)."""
     from .cards import PageGroups, group_chunks
 
     ref = it.ref
@@ -416,6 +478,7 @@ def iteration_context(
         observe=observe,
         others=others,
         facts=facts,
+        parts=parts,
     )
     logtree_html = None
     if it.logtree_root is not None:

@@ -553,6 +553,35 @@ def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
     clean(watched, site)
 
 
+def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_path, watched, monkeypatch):
+    """A flat PPO batch of more than ROLLOUTS_PER_PAGE rollouts gets several pages, by reward;
+    the pager moves between them and a link to a member on the last one, opened on the first,
+    finds it."""
+    import reportgen.views.iteration as iteration_view
+
+    from ..obs import Obs
+
+    monkeypatch.setattr(iteration_view, "ROLLOUTS_PER_PAGE", 4)
+    o = Obs().run("ppo")
+    o.batch(
+        *[o.prompt(f"p:{m}", f"question {m}") for m in range(10)],
+        *[o.rollout(1, None, m, f"answer {m}", prompt=f"p:{m}", reward=m / 10) for m in range(10)],
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html")
+    assert shown(watched) == ["g-0-m9", "g-0-m8", "g-0-m7", "g-0-m6"]
+    assert "rollouts 1–4 of 10 (by reward)" in watched.page.inner_text("nav.subpages")
+    watched.page.click(".subpages a >> text=page 2")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html*")
+    assert shown(watched) == ["g-0-m5", "g-0-m4", "g-0-m3", "g-0-m2"]
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#g-0-m0")
+    watched.page.wait_for_url("**/train_iteration_000001_p3.html#g-0-m0")
+    watched.page.wait_for_selector("#g-0-m0.target-hl")
+    clean(watched, site)
+
+
 def test_readable_without_javascript(sites, browser):
     ctx = browser.new_context(java_script_enabled=False)
     page = ctx.new_page()
