@@ -129,7 +129,11 @@ def main() -> None:
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site.")
 @click.option(
-    "--groups-per-page", type=click.IntRange(min=1), default=50, show_default=True, help="Groups per iteration page."
+    "--groups-per-page",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Groups per iteration page (a group of more than 1,024 members gets pages of its own).",
 )
 @click.option(
     "-j",
