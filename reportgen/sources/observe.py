@@ -945,7 +945,7 @@ class ObserveReader:
 
         The span is read a piece at a time: read whole, an update of 55 MiB held its bytes
         and then its lines besides the members built from them (122 MiB more RSS after its
-        load, against 62 read in pieces)."""
+        load, against 59 read in pieces)."""
         loads = orjson.loads
         pos = span[0]
         first = True
