@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -443,6 +444,60 @@ def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     monkeypatch.setattr(observe, "_RANGE_PIECE", 331)  # and a worker's pieces too
     parallel = _scan_everything(d, 3)
     assert parallel == serial
+
+
+def _load_everything(directory: Path) -> list[tuple[Any, ...]]:
+    from reportgen.views.logtree_export import logtree_bytes
+
+    reader = ObserveReader(Storage(str(directory)))
+    run = reader.scan()
+    out = []
+    for ref in run.iterations:
+        if ref.has_texts:
+            it = reader.load(ref)
+            out.append((ref.number, it.warnings, logtree_bytes(run, it, ref.page), ref.rollouts, ref.groups))
+    reader.close()
+    return out
+
+
+@pytest.mark.parametrize("piece", [1, 331])
+@pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed", "ppo"])
+def test_load_in_small_pieces_is_load_in_one(source, piece, tmp_path, monkeypatch):
+    """load() reads an update a piece at a time: pieces that end inside lines, inside a
+    character of several bytes, or inside a line longer than many pieces (hostile's 50,000
+    characters) give the same members as pieces of a MiB."""
+    import reportgen.sources.observe as observe
+
+    from .hostile import write_observe
+
+    if source == "examples":
+        d = FIXTURES / "observe" / "examples"
+    elif source == "hostile":
+        d = write_observe(tmp_path / "h", big=50_000)
+    elif source == "mixed":
+        d = _mixed(tmp_path / "m")
+    elif source == "ppo":
+        d = _ppo(tmp_path / "p")
+    else:
+        d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
+    whole = _load_everything(d)
+    assert whole
+    monkeypatch.setattr(observe, "_RANGE_PIECE", piece)
+    assert _load_everything(d) == whole
+
+
+def test_whole_lines_cuts_after_newlines_and_joins_long_lines_once():
+    from reportgen.sources.observe import _whole_lines
+
+    data = b"ab\ncdefgh\n\nijklmnopqrstu\nvw"
+    for size in range(1, len(data) + 2):
+        pieces = [data[i : i + size] for i in range(0, len(data), size)]
+        blocks = list(_whole_lines(pieces))
+        assert b"".join(blocks) == data
+        assert all(b.endswith(b"\n") for b in blocks[:-1]) and blocks[-1] == b"vw"
+    assert list(_whole_lines([b"abc", b"def", b"g\nh"])) == [b"abcdefg\n", b"h"]
+    assert list(_whole_lines([b"a\n"])) == [b"a\n"]
+    assert list(_whole_lines([])) == []
 
 
 def test_workers_summarize_complete_batches():

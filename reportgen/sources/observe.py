@@ -25,7 +25,7 @@ import io
 import math
 import multiprocessing
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -181,6 +181,26 @@ def lines_of(data: bytes) -> list[bytes]:
     of 850 bytes, as much as a fifth of parsing it); ``readlines()`` finds them with memchr (900).
     """
     return io.BytesIO(data).readlines()
+
+
+def _whole_lines(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """The bytes of ``pieces`` again, cut after a newline: blocks of whole lines, then the bytes
+    after the last newline, if any. A line longer than a piece is joined once, not copied
+    again with every piece that adds to it."""
+    held: list[bytes] = []
+    for piece in pieces:
+        cut = piece.rfind(b"\n") + 1
+        if not cut:
+            held.append(piece)
+            continue
+        if held:
+            held.append(piece[:cut])
+            yield b"".join(held)
+        else:
+            yield piece if cut == len(piece) else piece[:cut]
+        held = [piece[cut:]] if cut < len(piece) else []
+    if held:
+        yield b"".join(held)
 
 
 def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
@@ -949,18 +969,8 @@ class ObserveReader:
         loads = orjson.loads
         pos = span[0]
         first = True
-        pieces = self._read_pieces(span)
-        rest = b""
-        while True:
-            piece = next(pieces, None)
-            if piece is not None:
-                lines = lines_of(rest + piece)  # each with its newline, blank space to JSON
-                rest = lines.pop() if lines[-1][-1:] != b"\n" else b""
-            elif rest:
-                lines, rest = [rest], b""  # the span's last line, without a newline
-            else:
-                break
-            for raw in lines:
+        for block in _whole_lines(self._read_pieces(span)):
+            for raw in lines_of(block):  # each with its newline (blank space to JSON), the last maybe not
                 start = pos
                 pos += len(raw)
                 if raw.isspace():  # copies nothing
