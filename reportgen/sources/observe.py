@@ -260,16 +260,29 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
 def _classify_stream(f: IO[bytes], offset: int) -> Iterator[tuple[int, int, Any]]:
     if offset:
         f.seek(offset)
-    buf = b""
-    while True:
-        chunk = f.read(_CHUNK)
-        if not chunk:
-            break
+    rest = b""
+    for block in _whole_lines(iter(lambda: f.read(_CHUNK), b"")):
         out: list[tuple[int, int, Any]] = []
-        buf = _classify_lines(buf + chunk, out)
+        rest = _classify_lines(block, out)  # b"" but after the last block
         yield from out
-    if buf:
-        yield len(buf), _TAIL, None
+    if rest:
+        yield len(rest), _TAIL, None
+
+
+def _range_pieces(f: IO[bytes], start: int, b: int) -> Iterator[bytes]:
+    """The bytes from ``start`` (where f is) to ``b``, _RANGE_PIECE at a time, then the rest of the
+    line that crosses ``b``; they stop early where the file does (a torn tail)."""
+    left = b - start
+    last = b"\n"
+    while left > 0:
+        piece = f.read(min(_RANGE_PIECE, left))
+        if not piece:
+            return
+        left -= len(piece)
+        last = piece
+        yield piece
+    if last[-1:] != b"\n":
+        yield f.readline()
 
 
 def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int, Any]]:
@@ -286,16 +299,9 @@ def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int
         f.seek(start)
         # read in pieces: a worker then holds a piece and the range's slim records, not
         # the range's bytes and their lines too (8 MiB or more each)
-        left = b - start
         rest = b""
-        while left > 0:
-            piece = f.read(min(_RANGE_PIECE, left))
-            if not piece:
-                break  # the file ends early: the rest is a torn tail
-            left -= len(piece)
-            rest = _classify_lines(rest + piece, out)
-        if left <= 0 and rest:
-            rest = _classify_lines(rest + f.readline(), out)  # finish the line that crosses b
+        for block in _whole_lines(_range_pieces(f, start, b)):
+            rest = _classify_lines(block, out)  # b"" but after the last block: a torn tail
     out = _summarize_batches(out)
     if rest:
         out.append((len(rest), _TAIL, None))
