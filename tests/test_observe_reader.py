@@ -418,6 +418,22 @@ def _ppo(directory: Path) -> Path:
     return o.write(directory)
 
 
+def _source(source: str, tmp_path: Path) -> Path:
+    """An export to read in pieces: the fixtures, hostile lines (some of 50,000 characters),
+    the agentic demo, many updates with resumes and broken batches, or PPO."""
+    from .hostile import write_observe
+
+    if source == "examples":
+        return FIXTURES / "observe" / "examples"
+    if source == "hostile":
+        return write_observe(tmp_path / "h", big=50_000)
+    if source == "mixed":
+        return _mixed(tmp_path / "m")
+    if source == "ppo":
+        return _ppo(tmp_path / "p")
+    return Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
+
+
 @pytest.mark.parametrize("chunk", [997, 1 << 14])
 @pytest.mark.parametrize("source", ["examples", "hostile", "demo", "mixed", "ppo"])
 def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
@@ -425,18 +441,7 @@ def test_parallel_scan_is_the_serial_scan(source, chunk, tmp_path, monkeypatch):
     batches) read in pieces, give the same index, warnings and notes as one serial pass."""
     import reportgen.sources.observe as observe
 
-    from .hostile import write_observe
-
-    if source == "examples":
-        d = FIXTURES / "observe" / "examples"
-    elif source == "hostile":
-        d = write_observe(tmp_path / "h", big=50_000)
-    elif source == "mixed":
-        d = _mixed(tmp_path / "m")
-    elif source == "ppo":
-        d = _ppo(tmp_path / "p")
-    else:
-        d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
+    d = _source(source, tmp_path)
     serial = _scan_everything(d, 1)
     monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
     monkeypatch.setattr(observe, "_CHUNK", chunk)  # ranges that start and end inside lines
@@ -468,18 +473,7 @@ def test_load_in_small_pieces_is_load_in_one(source, piece, tmp_path, monkeypatc
     characters) give the same members as pieces of a MiB."""
     import reportgen.sources.observe as observe
 
-    from .hostile import write_observe
-
-    if source == "examples":
-        d = FIXTURES / "observe" / "examples"
-    elif source == "hostile":
-        d = write_observe(tmp_path / "h", big=50_000)
-    elif source == "mixed":
-        d = _mixed(tmp_path / "m")
-    elif source == "ppo":
-        d = _ppo(tmp_path / "p")
-    else:
-        d = Path(__file__).parent.parent / "reportgen" / "demo" / "agent"
+    d = _source(source, tmp_path)
     whole = _load_everything(d)
     assert whole
     monkeypatch.setattr(observe, "_RANGE_PIECE", piece)
