@@ -616,10 +616,10 @@ def _render_iteration(
     all_groups = it.groups
     plan = paginate(all_groups, job.groups_per_page)
     n_pages = len(plan)
-    ordered: dict[int, list[Member]] = {}
+    large: dict[int, tuple[list[Member], set[int]]] = {}
     first_group = 0  # the index of the first group a page starts
     for p, entries in enumerate(plan, 1):
-        it.groups, parts = page_groups(entries, ordered)
+        it.groups, parts = page_groups(entries, large)
         ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True, parts=parts)
         ctx.update(job.common)
         ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")

@@ -25,6 +25,7 @@ from ..model import Group, Member, Prompt
 from .html import esc, esc_content, esc_marks, esc_str
 from .iteration import (
     MessageView,
+    PagePart,
     PromptView,
     TextView,
     _badges,
@@ -35,6 +36,7 @@ from .iteration import (
     any_cut_member,
     compact_line,
     conversation_view,
+    duplicate_ids,
     fmt_signed,
     json_tree,
     rolecls,
@@ -538,7 +540,7 @@ def group_chunks(
     observe: bool,
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
-    parts: dict[int, tuple[Group, int, int]] | None = None,
+    parts: dict[int, PagePart] | None = None,
 ) -> list[str]:
     """The ``<section class="groups">`` content of one page (every group panel and member
     card) as one text per group (per MEMBERS_PER_CHUNK members of a larger group), which the
@@ -592,25 +594,13 @@ def _group(
     observe: bool,
     others: Callable[[str], tuple[list[tuple[int, str]], int]],
     facts: PageGroups,
-    part: tuple[Group, int, int] | None,
+    part: PagePart | None,
 ) -> None:
     # ``part``: ``g`` holds members [a, b) of a larger group, whose figures the header gives
     members = sorted(g.members, key=_sort_key)
     n = len(members)
     every = members if part is None else part[0].members
-    dups: set[int] = set()  # id() of the members whose whole text another member of the group has
-    if g.id is not None:  # PPO has no groups: no duplicates (as the Vue viewer)
-        whole = [m.completion if m.completion is not None else m.full_text() for m in every]
-        # texts of different lengths differ: a group whose lengths are all different (most of
-        # them) has no duplicates, and its fresh texts are not hashed (1,100 instructions a
-        # GRPO rollout of 460 characters)
-        lengths = [len(t) for t in whole]
-        if len(set(lengths)) < len(every):
-            texts: dict[str, int] = {}
-            for t in whole:
-                texts[t] = texts.get(t, 0) + 1
-            if len(texts) < len(every):
-                dups = {id(m) for m, t in zip(every, whole) if texts[t] > 1}
+    dups = duplicate_ids(g) if part is None else part[3]
     rewards = g.rewards() if part is None else part[0].rewards()
     rmin = min(rewards) if rewards else None
     rmax = max(rewards) if rewards else None

@@ -386,6 +386,31 @@ ROLLOUTS_PER_PAGE = 1024
 PageEntry = tuple[Group, int, int]
 
 
+# a page entry that is a part of a larger group: (the group, first member, end, the ids of the
+# group's duplicate members, found once for all its parts)
+PagePart = tuple[Group, int, int, set[int]]
+
+
+def duplicate_ids(g: Group) -> set[int]:
+    """``id()`` of the members of ``g`` whose whole text another member of it has; none for PPO's
+    flat batch, which has no groups (as the Vue viewer)."""
+    if g.id is None:
+        return set()
+    members = g.members
+    whole = [m.completion if m.completion is not None else m.full_text() for m in members]
+    # texts of different lengths differ: a group whose lengths are all different (most of
+    # them) has no duplicates, and its fresh texts are not hashed (1,100 instructions a
+    # GRPO rollout of 460 characters)
+    if len(set(map(len, whole))) == len(members):
+        return set()
+    texts: dict[str, int] = {}
+    for t in whole:
+        texts[t] = texts.get(t, 0) + 1
+    if len(texts) == len(members):
+        return set()
+    return {id(m) for m, t in zip(members, whole) if texts[t] > 1}
+
+
 def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:
     """An iteration's pages: ``per`` groups a page, in their order, except that a group of more
     than ``most`` (ROLLOUTS_PER_PAGE) members gets pages of its own, ``most`` of its members
@@ -411,19 +436,23 @@ def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list
     return pages
 
 
-def page_groups(entries: list[PageEntry], ordered: dict[int, list[Member]]) -> tuple[list[Group], dict[int, PageEntry]]:
-    """The groups a page shows, a part of a large group as a group of its own, and the entry of
-    each such part by its ``id()`` (for ``iteration_context``'s ``parts``). ``ordered``
-    caches a large group's members sorted by reward, by the group's ``id()``, from page to page."""
+def page_groups(
+    entries: list[PageEntry], large: dict[int, tuple[list[Member], set[int]]]
+) -> tuple[list[Group], dict[int, PagePart]]:
+    """The groups a page shows, a part of a large group as a group of its own, and each such
+    part by its ``id()`` (for ``iteration_context``'s ``parts``). ``large`` keeps a large
+    group's members sorted by reward and its duplicates, by the group's ``id()``, from page
+    to page of an iteration."""
     shown: list[Group] = []
-    parts: dict[int, PageEntry] = {}
+    parts: dict[int, PagePart] = {}
     for g, a, b in entries:
         if a == 0 and b == len(g.members):
             shown.append(g)
             continue
-        members = ordered.get(id(g))
-        if members is None:
-            members = ordered[id(g)] = sorted(g.members, key=_sort_key)
+        known = large.get(id(g))
+        if known is None:
+            known = large[id(g)] = (sorted(g.members, key=_sort_key), duplicate_ids(g))
+        members, dups = known
         part = Group(
             id=g.id,
             prompt=g.prompt,
@@ -431,7 +460,7 @@ def page_groups(entries: list[PageEntry], ordered: dict[int, list[Member]]) -> t
             has_text=g.has_text,
             conversations=g.conversations if a == 0 else [],  # shown once, with the first part
         )
-        parts[id(part)] = (g, a, b)
+        parts[id(part)] = (g, a, b, dups)
         shown.append(part)
     return shown, parts
 
@@ -443,7 +472,7 @@ def iteration_context(
     next_ref: IterationRef | None,
     markdown: bool = True,
     chunked: bool = False,
-    parts: dict[int, PageEntry] | None = None,
+    parts: dict[int, PagePart] | None = None,
 ) -> dict[str, Any]:
     """The template context of an iteration page; ``markdown`` adds the markdown rendering of
     every text. ``groups_chunks`` holds the groups' HTML as a text per group
