@@ -45,7 +45,7 @@
     io.observe(sec);
     window.addEventListener("hashchange", function () { if (ANCHOR.test(window.location.hash)) reveal(); });
   });
-  // charts.js is loaded in the head: it starts once the charts section is parsed, so that the
+  // the index loads charts.js right after the charts section: it starts at once, and the
   // charts are drawn while the rest of a long page (the table) is still being parsed
   function whenChartsParsed(fn) {
     var done = false;

@@ -56,18 +56,7 @@ def block_head(context, missing=missing):
         pass
         yield '\n<link rel="stylesheet" href="'
         yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield 'assets/charts.css"><script src="'
-        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield 'assets/vendor/vega.min.js"></script>\n<script src="'
-        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield 'assets/vendor/vega-lite.min.js"></script>\n<script src="'
-        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield 'assets/vendor/vega-interpreter.min.js"></script>\n<script src="'
-        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'data_file'))
-        yield '"></script>\n<script src="'
-        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
-        yield 'assets/charts.js"></script>\n'
+        yield 'assets/charts.css">\n'
 
 def block_main(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -83,6 +72,8 @@ def block_main(context, missing=missing):
     l_0_header = resolve('header')
     l_0_n_texts = resolve('n_texts')
     l_0_n_rollouts = resolve('n_rollouts')
+    l_0_charts = resolve('charts')
+    l_0_root = resolve('root')
     l_0_columns = resolve('columns')
     l_0_rows_html = resolve('rows_html')
     l_0_evals = resolve('evals')
@@ -105,6 +96,12 @@ def block_main(context, missing=missing):
         @internalcode
         def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'tojson_text' found.")
+    try:
+        t_1 = environment.tests['defined']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No test named 'defined' found.")
     try:
         t_5 = environment.tests['none']
     except KeyError:
@@ -213,7 +210,22 @@ def block_main(context, missing=missing):
         yield '</ul>\n  </div>\n  '
     yield '\n</section>\n\n<section id="charts" class="charts" aria-label="Charts">'
     yield from context.blocks['charts'][0](context)
-    yield '</section>\n\n'
+    yield '</section>\n'
+    if (t_1((undefined(name='charts') if l_0_charts is missing else l_0_charts)) and environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'enabled')):
+        pass
+        yield '<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega-lite.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/vendor/vega-interpreter.min.js"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'data_file'))
+        yield '"></script>\n<script src="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'assets/charts.js"></script>\n'
+    yield '\n\n'
     if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments') and (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe')):
         pass
         yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
@@ -413,4 +425,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=60&8=62&9=64&10=66&11=69&13=72&15=116&17=118&18=120&19=128&20=136&21=139&22=146&23=156&25=161&26=171&28=174&29=176&31=182&33=185&35=192&38=203&41=206&46=215&48=217&54=220&55=224&56=232&57=240&58=244&66=258&69=260&70=266&72=274&78=276&80=280&82=288&84=296&85=300&92=323&98=326&99=330&100=336&101=340&108=353&110=356&113=359&46=366&115=390&117=408'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=113&11=115&12=117&13=125&14=133&15=136&16=143&17=153&19=158&20=168&22=171&23=173&25=179&27=182&29=189&32=200&35=203&40=212&41=214&45=217&46=219&47=221&48=223&49=226&52=229&58=232&59=236&60=244&61=252&62=256&70=270&73=272&74=278&76=286&82=288&84=292&86=300&88=308&89=312&96=335&102=338&103=342&104=348&105=352&112=365&114=368&117=371&40=378&119=402&121=420'

@@ -153,6 +153,19 @@ def test_charts_are_drawn_with_the_runs_data(sites, watched, name):
     assert_clean(watched, site)
 
 
+def test_the_index_is_painted_before_its_charts_are_drawn(sites, watched):
+    """vega's scripts come after the charts section, not in the head: the header and the chart
+    boxes are painted while vega compiles (in the head they held up the first paint until
+    after the charts were drawn: 1.16 s against 1.12 s on a run of 6,859 updates)."""
+    for name in ("grpo", "long"):
+        open_index(watched, sites[name])
+        fcp, drawn = watched.page.evaluate(
+            "() => [performance.getEntriesByName('first-contentful-paint')[0].startTime, RG_CHARTS.drawnAt]"
+        )
+        assert fcp < drawn, (name, fcp, drawn)
+    assert watched.console_errors == [] and watched.page_errors == []
+
+
 def test_every_iteration_with_texts_is_linked_from_the_index(sites, watched):
     for name in ("grpo", "arith_sync"):
         watched.requests.clear()
