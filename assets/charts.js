@@ -45,22 +45,14 @@
     io.observe(sec);
     window.addEventListener("hashchange", function () { if (ANCHOR.test(window.location.hash)) reveal(); });
   });
-  // the index loads charts.js right after the charts section: it starts at once, and the
-  // charts are drawn while the rest of a long page (the table) is still being parsed
-  function whenChartsParsed(fn) {
-    var done = false;
-    var go = function () { if (!done) { done = true; fn(); } };
-    if (document.getElementById("rg-msg") || document.readyState !== "loading") { go(); return; }
-    var mo = new MutationObserver(function () { if (document.getElementById("rg-msg")) { mo.disconnect(); go(); } });
-    mo.observe(document.documentElement, { childList: true, subtree: true });
-    afterParse(function () { mo.disconnect(); go(); });
-  }
   function whenIdle(fn) {
     if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 2000 });
     else setTimeout(fn, 200);
   }
 
-  whenChartsParsed(main);
+  // the index loads charts.js right after the charts section, which is parsed by then: the
+  // charts are drawn while the rest of a long page (the table) is still being parsed
+  main();
 
   function main() {
     var D = window.RG_METRICS;
