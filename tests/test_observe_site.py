@@ -386,6 +386,32 @@ def test_logtree_written_a_group_at_a_time_falls_back_per_group(tmp_path):
     assert len(parts) == 2 + 2 * 3 and b"".join(parts) == orjson.dumps(logtree_dict(run, it, "p.html"))
 
 
+def test_logtree_of_a_group_larger_than_a_slice_is_written_in_slices(tmp_path, monkeypatch):
+    """A group of more members than MEMBERS_PER_SLICE (a PPO batch is one group) is dumped a
+    slice of members at a time: the same bytes as the whole document, and a slice orjson
+    cannot write (a token count past 64 bits) goes through the fallback alone."""
+    from reportgen.views import logtree_export
+    from reportgen.views.logtree_export import logtree_dict, logtree_parts
+
+    monkeypatch.setattr(logtree_export, "MEMBERS_PER_SLICE", 2)
+    o = Obs().run("grpo", group_size=5)
+    o.batch(*[o.prompt(f"p:{g}", f"question {g}") for g in range(2)])
+    o.batch(*[o.rollout(1, g, m, f"answer {g}.{m} <&>", prompt=f"p:{g}") for g in range(2) for m in range(5)])
+    o.batch(o.update(1))
+    reader = open_source(str(o.write(tmp_path / "src")))
+    run = reader.scan()
+    it = reader.load(run.iterations[0])
+    parts = list(logtree_parts(run, it, "p.html"))
+    # the head, then per group: a comma, its head, three slices of 2, 2 and 1 members (each
+    # after a comma) and its end
+    assert len(parts) == 2 + 2 * (3 + 2 * 3)
+    assert b"".join(parts) == orjson.dumps(logtree_dict(run, it, "p.html"))
+    it.groups[1].members[3].tokens = 2**70
+    doc = json.loads(b"".join(logtree_parts(run, it, "p.html")))
+    assert doc == json.loads(json.dumps(logtree_dict(run, it, "p.html")))
+    assert doc["root"]["children"][3]["children"][1]["children"][5]["data"]["tokens"] == 2**70
+
+
 def test_logtree_of_an_update_of_several_pages_is_the_whole_document(tmp_path):
     """An update's groups are split over pages; its logtree JSON is one document with every
     group once and in order, whatever the number of pages or workers."""

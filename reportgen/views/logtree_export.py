@@ -181,14 +181,10 @@ def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     return out
 
 
-def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
-    """One group as a logtree section: its members table, then a conversation node per member."""
+def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
+    """A conversation node per member (its prompt included), each followed by its extras."""
     pieces = _PIECES if fragments else None
-    members = g.members
-    body: list[Any] = [
-        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
-        _members_table(members),
-    ]
+    out: list[Any] = []
     shared: dict[int, list[Any]] = {}  # prompt messages, built once per prompt
     for m in members:
         p = m.prompt
@@ -205,7 +201,7 @@ def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
             messages = [*head, {"role": "assistant", "content": m.completion}]
         else:
             messages = (head if m.prefix else []) + [_message(x) for x in m.messages or []]
-        body.append(
+        out.append(
             {
                 "tag": "div",
                 "attrs": {"class": "lt-conversation", "data-member": str(m.member)},
@@ -231,10 +227,44 @@ def _group_section(g: Group, fragments: bool) -> dict[str, Any]:
             or m.step_rewards
             or (m.metadata is not None and m.metadata != {})
         ):
-            body.extend(_member_extras(m, pieces))
+            out.extend(_member_extras(m, pieces))
+    return out
+
+
+def _group_section(g: Group, fragments: bool, members: bool = True) -> dict[str, Any]:
+    """One group as a logtree section: its members table, then a conversation node per member
+    (``members=False``: the table alone, for _group_parts to add the members in slices)."""
+    body: list[Any] = [
+        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
+        _members_table(g.members),
+    ]
+    if members:
+        body += _member_nodes(g.members, fragments)
     label = f"Group {g.id}" if g.id is not None else "Rollouts"
     key = g.prompt.key if g.prompt else ""
     return _section(f"{label}" + (f" ({key})" if key else ""), 2, body)
+
+
+# a group's members dumped at a time: a PPO batch of 65,536 rollouts is one group, whose
+# whole section (its nodes, then its bytes) held 90 MiB more than its slices do
+MEMBERS_PER_SLICE = 1024
+_SECTION_END = b"]}]}"  # the section's body, its div, its children and the section close
+
+
+def _group_parts(g: Group) -> Iterator[bytes]:
+    """The bytes of one group's section, in one piece, or a slice of its members at a time for
+    a group larger than MEMBERS_PER_SLICE: the same bytes either way."""
+    members = g.members
+    if len(members) <= MEMBERS_PER_SLICE:
+        yield _dumps(_group_section(g, True), partial(_group_section, g, False))
+        return
+    head = _dumps(_group_section(g, True, False), partial(_group_section, g, False, False))
+    yield head[: -len(_SECTION_END)]
+    for a in range(0, len(members), MEMBERS_PER_SLICE):
+        part = members[a : a + MEMBERS_PER_SLICE]
+        yield b","
+        yield _dumps(_member_nodes(part, True), partial(_member_nodes, part, False))[1:-1]
+    yield _SECTION_END
 
 
 def _document(it: Iteration, page: str, sections: list[Any]) -> dict[str, Any]:
@@ -282,7 +312,7 @@ def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     yield _dumps(head, lambda: head)[: -len(b"]}}")]  # the document up to its last section
     for g in it.groups:
         yield b","
-        yield _dumps(_group_section(g, True), partial(_group_section, g, False))
+        yield from _group_parts(g)
     yield b"]}}"
 
 
