@@ -324,6 +324,42 @@ def test_repeated_extras_are_shared_and_long_ones_not_kept(tmp_path):
     assert all(t in text for t in long) and text.count('"terminal_reward_raw"') == 3
 
 
+def test_a_ppo_batch_of_one_prompt_previews_it(tmp_path):
+    """A PPO batch whose rollouts all sample one prompt previews it in its header."""
+    o = Obs().run("ppo")
+    o.batch(
+        o.prompt("p:0", "the only question"), *[o.rollout(1, None, i, f"answer {i}", prompt="p:0") for i in range(3)]
+    )
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    assert soup(tmp_path / "site" / "train_iteration_000001.html").select_one("p.preview").get_text() == (
+        "the only question"
+    )
+
+
+def test_a_ppo_batch_of_several_pages_counts_the_prompts_of_each(tmp_path, monkeypatch):
+    """A PPO batch larger than a page: each page's header counts the prompts of its own rollouts."""
+    import reportgen.views.iteration as iteration_view
+
+    monkeypatch.setattr(iteration_view, "ROLLOUTS_PER_PAGE", 2)
+    o = Obs().run("ppo")
+    o.batch(
+        *[o.prompt(f"p:{i}", f"question {i}") for i in range(3)],
+        *[o.rollout(1, None, i, f"answer {i}", prompt=f"p:{i % 3}", reward=i / 10) for i in range(5)],
+    )
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    previews = [
+        soup(tmp_path / "site" / f"train_iteration_000001{n}.html").select_one("p.preview") for n in ("", "_p2", "_p3")
+    ]
+    # by reward: members 4 and 3 (p:1, p:0), then 2 and 1 (p:2, p:1), then 0 (p:0)
+    assert [p.get_text() if p else None for p in previews] == [
+        "2 different prompts on this page: each rollout shows its own",
+        "2 different prompts on this page: each rollout shows its own",
+        "question 0",
+    ]
+
+
 def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     """prompts.js extends the "same prompt in" links of group prompts; a page of PPO members
     (each with its own prompt, no group prompt) shows no such links and does not load it."""
@@ -339,6 +375,8 @@ def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     page = soup(ppo / "train_iteration_000002.html")
     assert "question 1" in page.get_text()
     assert page.find("script", src="prompts.js") is None and page.select("p.others") == []
+    # the batch's header previews no one member's prompt as if it were the batch's
+    assert page.select_one("p.preview").get_text() == "3 different prompts: each rollout shows its own"
 
     g = Obs().run("grpo", group_size=2)
     for n in (1, 2):

@@ -581,6 +581,17 @@ def group_chunks(
     return chunks
 
 
+def _members_prompts(members: list[Member], paged: bool) -> str:
+    """The preview of a group without a prompt of its own (a PPO batch): its members' prompt
+    when they share one, else how many prompts they sample (each card shows its own); of
+    this page's members when the group has pages of its own (counting the whole group on
+    each of its pages would cost its size times its pages)."""
+    keys = {m.prompt.key if m.prompt is not None else None for m in members}
+    if len(keys) <= 1:
+        return _prompt_preview(members[0].prompt) if members else ""
+    return f"{len(keys):,} different prompts{' on this page' if paged else ''}: each rollout shows its own"
+
+
 def _group(
     w: Callable[[str], Any],
     flush: Callable[[], None],
@@ -633,7 +644,7 @@ def _group(
         w('<span class="chip bad">zero_signal</span>\n')
     if not g.has_text:
         w('<span class="chip unknown">no logtree text</span>\n')
-    preview = _prompt_preview(g.prompt or (members[0].prompt if members else None))
+    preview = _prompt_preview(g.prompt) if g.prompt is not None else _members_prompts(members, part is not None)
     if preview:
         w(f'<p class="preview">{esc_marks(preview)}</p>\n')
     if part is not None:
