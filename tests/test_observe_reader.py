@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from reportgen.errors import InputError
@@ -687,3 +688,29 @@ def test_classified_lines_match_the_careful_path_line_by_line(tmp_path):
     reader = ObserveReader(Storage(str(tmp_path)))
     starts = [start for start, _ in reader._iter_records((0, len(data)))]
     assert starts == [0, data.index(good[1]), data.rindex(good[2])]
+
+
+def test_prompt_spans_packed_or_not_read_the_same(tmp_path, monkeypatch):
+    """The index keeps a prompt's span as one integer, or as a tuple when it does not fit: a
+    reader whose every span is a tuple loads the same texts, and its state restores the
+    same index."""
+    import reportgen.sources.observe as observe
+
+    assert observe._unpack_span(observe._pack_span(5, 5)) == (5, 5)
+    big = (1 << 34) + 3
+    assert observe._unpack_span(observe._pack_span(big, big + (1 << 28) - 1)) == (big, big + (1 << 28) - 1)
+    for span in ((0, 1 << 28), (1 << 35, (1 << 35) + 1)):  # a line past 256 MiB, an offset past 32 GiB
+        assert observe._pack_span(*span) == span and observe._unpack_span(span) == span
+    for source in ("demo", "ppo", "mixed"):
+        d = _source(source, tmp_path / source)
+        packed = _load_everything(d)
+        with monkeypatch.context() as m:
+            m.setattr(observe, "_SPAN_MASK", 3)  # every prompt line is longer: tuples
+            reader = ObserveReader(Storage(str(d)))
+            reader.scan()
+            spans = [v for seg in reader._prompts.values() for v in seg.values()]
+            assert spans and all(isinstance(v, tuple) for v in spans)
+            assert _load_everything(d) == packed
+            again = ObserveReader(Storage(str(d)))
+            assert again.restore(orjson.loads(orjson.dumps(reader.state())))
+            assert again._prompts == reader._prompts

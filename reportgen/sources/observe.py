@@ -377,6 +377,28 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
     return out
 
 
+# a prompt's span packed in one integer below 2**63 (orjson writes it into page keys): lines
+# up to 256 MiB at offsets below 32 GiB; any other span stays a tuple
+_SPAN_BITS = 28
+_SPAN_MASK = (1 << _SPAN_BITS) - 1
+_START_LIMIT = 1 << (63 - _SPAN_BITS)
+
+
+def _pack_span(start: int, end: int) -> int | tuple[int, int]:
+    """A span of the file, as one integer when it fits (the index keeps one per prompt)."""
+    n = end - start
+    if 0 <= n <= _SPAN_MASK and 0 <= start < _START_LIMIT:
+        return start << _SPAN_BITS | n
+    return (start, end)
+
+
+def _unpack_span(packed: int | tuple[int, int]) -> tuple[int, int]:
+    if isinstance(packed, tuple):
+        return packed
+    start = packed >> _SPAN_BITS
+    return start, start + (packed & _SPAN_MASK)
+
+
 class ObserveReader:
     """Reads one ``observe.jsonl`` (see the module docstring)."""
 
@@ -385,7 +407,10 @@ class ObserveReader:
         self.file = file
         self.path = self.storage.display(self.file)
         self._updates: dict[tuple[int, int], _UpdateIndex] = {}
-        self._prompts: dict[int, dict[int, tuple[int, int]]] = {}  # segment -> key id -> span
+        # segment -> key id -> span, packed (_pack_span): a tuple of two offsets cost 84 bytes
+        # more a prompt, 16 MiB in an index of 196,000 PPO prompts, and every render worker
+        # forked from this process counts its pages again
+        self._prompts: dict[int, dict[int, int | tuple[int, int]]] = {}
         # every prompt key met, once: a run's index must not keep a string per rollout
         self._key_ids: dict[str, int] = {}
         self._key_names: list[str] = []
@@ -515,7 +540,7 @@ class ObserveReader:
                         spans = self._prompts.get(seg)
                         if spans is None:
                             spans = self._prompts[seg] = {}
-                        spans[key_id(key)] = (s, e)
+                        spans[key_id(key)] = _pack_span(s, e)
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
@@ -719,7 +744,7 @@ class ObserveReader:
             },
             "metric_names": names,
             "prompt_keys": self._key_names,
-            "prompts": [[seg, i, a, b] for seg, spans in self._prompts.items() for i, (a, b) in spans.items()],
+            "prompts": [[seg, i, *_unpack_span(v)] for seg, spans in self._prompts.items() for i, v in spans.items()],
             "updates": [
                 [
                     u.segment,
@@ -779,9 +804,9 @@ class ObserveReader:
                     return array("d", [math.nan if x is None else float(x) for x in values])
                 return array("d", values)  # TypeError for anything but numbers
 
-            prompts: dict[int, dict[int, tuple[int, int]]] = {}
+            prompts: dict[int, dict[int, int | tuple[int, int]]] = {}
             for seg, i, a, b in state["prompts"]:
-                prompts.setdefault(int(seg), {})[key_id(i)] = (int(a), int(b))
+                prompts.setdefault(int(seg), {})[key_id(i)] = _pack_span(int(a), int(b))
             updates: dict[tuple[int, int], _UpdateIndex] = {}
             for seg, n, rs, ss, status, time, metrics, rollouts, keys, flat in state["updates"]:
                 updates[(int(seg), int(n))] = _UpdateIndex(
@@ -1110,9 +1135,10 @@ class ObserveReader:
 
     def _prompt(self, seg: int, key: str) -> Prompt:
         i = self._key_ids.get(key)
-        span = None if i is None else self._prompts.get(seg, {}).get(i)
-        if span is None:
+        packed = None if i is None else self._prompts.get(seg, {}).get(i)
+        if packed is None:
             return Prompt(key=key, messages=None)
+        span = _unpack_span(packed)
         parsed = self._batch_prompts.get(span[0])
         if parsed is not None:
             return parsed if parsed.key == key else Prompt(key=key, messages=None)
