@@ -21,7 +21,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -824,6 +824,13 @@ def _reuse(old_root: Path, new_root: Path, files: list[str], in_place: set[str] 
     return True
 
 
+def _forget_job() -> None:
+    """The pool is gone: drop what its workers inherited."""
+    global _JOB, _WORKER_ENV
+    _JOB = None
+    _WORKER_ENV = None
+
+
 def _worker_task(task: tuple[int, int]) -> tuple[int, int, _Result]:
     assert _JOB is not None
     global _WORKER_ENV
@@ -972,7 +979,6 @@ def render_run(
     (``old_root`` is the folder the site will be moved into), the unchanged
     pages are left where they are instead of linked into ``writer``'s folder.
     """
-    global _JOB, _WORKER_ENV
     common: dict[str, Any] = {
         "site_title": site_title,
         "root": "",
@@ -1022,9 +1028,54 @@ def render_run(
         seq = sequences[si]
         return (seq[i - 1] if i > 0 else None), (seq[i + 1] if i + 1 < len(seq) else None)
 
-    with few_collections():
+    with few_collections(), ExitStack() as stack:
         keys: dict[tuple[int, int], tuple[str, str] | None] = {}
-        if new_pages is not None or (old_root is not None and old_pages):
+        want_keys = new_pages is not None or bool(old_root is not None and old_pages)
+        rebuild = old_root is not None and bool(old_pages)
+        # the pages rendered whatever their keys: every page of a first build, the new pages of
+        # a rebuild; the workers start on them while this process computes every page's key
+        certain = [(si, i) for si, i in tasks if not old_pages or sequences[si][i].page not in old_pages]
+        size = getattr(reader, "input_bytes", None)
+
+        def worth_a_pool(todo: list[tuple[int, int]]) -> bool:
+            # a pool costs its forks and a round trip, about 30 ms: worth it for two updates
+            # when they are large, as the few new updates of a rebuild of long texts are
+            two_large = (
+                len(todo) == 2 and size is not None and sum(size(sequences[si][i]) for si, i in todo) >= _POOL_MIN_BYTES
+            )
+            return jobs > 1 and (len(todo) >= 3 or two_large) and "fork" in multiprocessing.get_all_start_methods()
+
+        def start_pool(todo: list[tuple[int, int]], sized_by: list[tuple[int, int]]) -> tuple[Any, int]:
+            global _JOB, _WORKER_ENV
+            close = getattr(reader, "close", None)
+            if close:
+                close()  # each worker opens its own handle
+            # compiled once here and inherited through fork: compiling costs each worker 0.2 s
+            env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
+            if want_keys and tasks:  # fills the job's caches of keys, which the workers inherit
+                _page_keys(job, sequences[tasks[0][0]][tasks[0][1]], *neighbours(*tasks[0]))
+            _WORKER_ENV = env
+            _JOB = job
+            stack.callback(_forget_job)
+            workers = workers_for_memory(
+                reader,
+                [sequences[si][i] for si, i in sized_by],
+                min(jobs, len(todo)),
+                _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
+            )
+            ctx_mp = multiprocessing.get_context("fork")
+            return stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp)), workers
+
+        pool: Any = None
+        workers = 1
+        rendered = []
+        # early only when the new pages alone give every worker one: a rebuild of one or two
+        # new pages decides once it knows which old pages changed
+        if worth_a_pool(certain) and (not rebuild or len(certain) >= jobs):
+            # sized by every page: an old page whose key changed goes to the same workers
+            pool, workers = start_pool(certain, tasks)
+            rendered.append(pool.map(_worker_task, certain, chunksize=tasks_per_chunk(len(certain), workers)))
+        if want_keys:
             keys = {(si, i): _page_keys(job, sequences[si][i], *neighbours(si, i)) for si, i in tasks}
         pending = tasks
         unchanged: list[tuple[int, int, str, dict[str, Any]]] = []
@@ -1075,41 +1126,21 @@ def render_run(
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
 
-        # a pool costs its forks and a round trip, about 30 ms: worth it for two updates
-        # when they are large, as the few new updates of a rebuild of long texts are
-        size = getattr(reader, "input_bytes", None)
-        two_large = (
-            len(pending) == 2
-            and size is not None
-            and sum(size(sequences[si][i]) for si, i in pending) >= _POOL_MIN_BYTES
-        )
-        use_pool = jobs > 1 and (len(pending) >= 3 or two_large) and "fork" in multiprocessing.get_all_start_methods()
-        if use_pool:
-            close = getattr(reader, "close", None)
-            if close:
-                close()  # each worker opens its own handle
-            # compiled once here and inherited through fork: compiling costs each worker 0.2 s
-            env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
-            _WORKER_ENV = env
-            _JOB = job
-            try:
-                ctx_mp = multiprocessing.get_context("fork")
-                workers = workers_for_memory(
-                    reader,
-                    [sequences[si][i] for si, i in pending],
-                    min(jobs, len(pending)),
-                    _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
-                )
-                with ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp) as pool:
-                    chunk = tasks_per_chunk(len(pending), workers)
-                    rendered = pool.map(_worker_task, pending, chunksize=chunk)  # submitted now
-                    gone = from_previous_site()
-                    chart_out = run_files()
-                    for si, i, res in rendered:
-                        arrived(si, i, res)
-            finally:
-                _JOB = None
-                _WORKER_ENV = None
+        if pool is None and worth_a_pool(pending):
+            pool, workers = start_pool(pending, pending)
+            rendered.append(pool.map(_worker_task, pending, chunksize=tasks_per_chunk(len(pending), workers)))
+        elif pool is not None:
+            started = set(certain)
+            later = [t for t in pending if t not in started]  # old pages whose key changed
+            if later:
+                rendered.append(pool.map(_worker_task, later, chunksize=tasks_per_chunk(len(later), workers)))
+        if pool is not None:
+            gone = from_previous_site()
+            chart_out = run_files()
+            for part in rendered:
+                for si, i, res in part:
+                    arrived(si, i, res)
+            pool.shutdown()  # its workers gone before this process renders what it must
         else:
             gone = from_previous_site()
             for si, i in pending:

@@ -141,6 +141,48 @@ def test_changed_links_to_earlier_updates_are_rendered_again(tmp_path):
     assert snapshot(site) == snapshot(fresh)
 
 
+def test_parallel_rebuild_of_changed_pages_only_equals_a_full_build(tmp_path, monkeypatch):
+    """Workers start on a rebuild's new pages before the keys of the old ones are known, or,
+    with no new page, once the changed old pages are known: both give the full build's site."""
+    import reportgen.site as site_mod
+
+    maps: list[int] = []
+    real_map = site_mod.ProcessPoolExecutor.map
+
+    def counted(self, fn, *iterables, **kw):
+        todo = list(iterables[0])
+        maps.append(len(todo))
+        return real_map(self, fn, todo, **kw)
+
+    monkeypatch.setattr(site_mod.ProcessPoolExecutor, "map", counted)
+
+    def export(directory: Path, updates: int, text: str) -> Path:
+        o = Obs().run("grpo", group_size=2)
+        for n in range(1, updates + 1):
+            o.batch(
+                o.prompt(f"p:{n}", f"question {n}"),
+                *[o.rollout(n, 0, m, f"{text} {n}.{m}", prompt=f"p:{n}") for m in range(2)],
+            )
+            o.batch(o.update(n))
+        return o.write(directory)
+
+    src, site = tmp_path / "src", tmp_path / "site"
+    export(src, 4, "answer")
+    build(str(src), site, BuildOptions(jobs=2))
+    assert maps == [4]  # a first build: every page, before any key
+    export(src, 4, "other answer")  # the same updates, every page changed: none new
+    maps.clear()
+    build(str(src), site, BuildOptions(jobs=2))
+    assert maps == [4]
+    export(src, 9, "other answer")  # five new pages: started before the old pages' keys
+    maps.clear()
+    again = build(str(src), site, BuildOptions(jobs=2))
+    assert maps == [5] and again.reused == 3  # the fourth page gets its "next" link in its old HTML
+    fresh = tmp_path / "fresh"
+    build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)
+
+
 def test_state_with_a_bad_prompt_key_id_is_read_again(tmp_path):
     """A state file whose prompt key ids point nowhere is not trusted: the export is read again."""
     import orjson
