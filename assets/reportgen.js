@@ -33,6 +33,8 @@
     set: function (k, v) { try { window.localStorage.setItem(k, v); return true; } catch (e) { return false; } },
     del: function (k) { try { window.localStorage.removeItem(k); } catch (e) { /* ignore */ } }
   };
+  // 1,024: counts written as the pages write them (not toLocaleString: the same in every locale)
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function num(s) {
     if (s === null || s === undefined || s === "") return null;
     var v = parseFloat(s);
@@ -365,14 +367,14 @@
       if (gvis) groupsShown++;
       if (g.shownEl) {
         g.shownEl.hidden = !active;
-        g.shownEl.textContent = "· " + k + " shown";
+        g.shownEl.textContent = "· " + thousands(k) + " shown";
       }
     });
     var count = doc.getElementById("rg-count");
     if (count) {
-      count.textContent = shown + " of " + members.length + " shown" +
+      count.textContent = thousands(shown) + " of " + thousands(members.length) + " shown" +
         (active && groups.length > 1 ? ", in " + groupsShown + " of " + groups.length + " groups" : "");
-      count.title = shown + " of " + members.length + " members shown, in " + groupsShown + " of " + groups.length + " groups";
+      count.title = thousands(shown) + " of " + thousands(members.length) + " members shown, in " + groupsShown + " of " + groups.length + " groups";
       count.classList.toggle("filtered", active > 0);
     }
     var clear = doc.getElementById("b-clear");

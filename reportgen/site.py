@@ -149,6 +149,7 @@ def make_env(precompiled: bool = True) -> Environment:
         lstrip_blocks=False,
     )
     env.filters["linecount"] = lambda t: line_count(str(t))
+    env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n  # 65,536, as the pager writes it
     env.filters["tojson_text"] = lambda v: orjson.dumps(v, option=orjson.OPT_NON_STR_KEYS).decode()
     env.globals["fmt"] = fmt
     env.globals["version"] = __version__

@@ -360,6 +360,23 @@ def test_a_ppo_batch_of_several_pages_counts_the_prompts_of_each(tmp_path, monke
     ]
 
 
+def test_counts_are_written_with_thousands_separators(tmp_path):
+    """Counts read as the pager writes them: 1,200 rollouts, not 1200."""
+    o = Obs().run("ppo")
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, None, i, "a", prompt="p:0") for i in range(1200)])
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    page = soup(tmp_path / "site" / "train_iteration_000001.html")
+    facts = page.select_one("p.facts").get_text(" ", strip=True)
+    assert "1,200 rollouts in 1 group" in facts and "0/1,200 trained" in facts, facts
+    assert "0/1,200 trained" in page.select_one(".group-head").get_text(" ", strip=True)
+    index = soup(tmp_path / "site" / "index.html")
+    assert "1,200 texts" in index.get_text(" ", strip=True)
+    assert [dd.get_text() for dt, dd in zip(index.select("dt"), index.select("dd")) if dt.get_text() == "rollouts"] == [
+        "1,200"
+    ]
+
+
 def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     """prompts.js extends the "same prompt in" links of group prompts; a page of PPO members
     (each with its own prompt, no group prompt) shows no such links and does not load it."""

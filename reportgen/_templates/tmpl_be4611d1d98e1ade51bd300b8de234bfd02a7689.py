@@ -158,10 +158,16 @@ def block_main(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_2 = environment.tests['none']
+        t_2 = environment.filters['thousands']
     except KeyError:
         @internalcode
         def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'thousands' found.")
+    try:
+        t_3 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '\n<div id="rg-viewer" hidden data-key="'
@@ -191,7 +197,7 @@ def block_main(context, missing=missing):
     yield '"></div>\n<section class="it-head">\n  <h1>'
     yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
     yield '</h1>\n  <p class="facts">\n    '
-    if (not t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))):
+    if (not t_3(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))):
         pass
         yield '<span>segment '
         yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))
@@ -201,18 +207,18 @@ def block_main(context, missing=missing):
     yield '">'
     yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status') == 'incomplete') else environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status')))
     yield '</span>\n    <span>'
-    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts'))
+    yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts')))
     yield ' rollouts in '
-    yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups'))
+    yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups')))
     yield ' group'
     yield escape(('' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups') == 1) else 's'))
     yield '</span>\n    '
     if (undefined(name='training_known') if l_0_training_known is missing else l_0_training_known):
         pass
         yield '<span>'
-        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'trained'))
+        yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'trained')))
         yield '/'
-        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts'))
+        yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts')))
         yield ' trained</span>'
     yield '\n    '
     if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'time'):
@@ -359,4 +365,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=168&22=192&24=194&25=200&26=204&27=210&28=218&29=226&31=228&33=231&36=243&37=251&40=259&42=262&43=264&47=283&53=286&54=300&55=314&59=328&61=332&66=336&77=341&82=343&88=345&89=347&92=349&82=352'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=174&22=198&24=200&25=206&26=210&27=216&28=224&29=232&31=234&33=237&36=249&37=257&40=265&42=268&43=270&47=289&53=292&54=306&55=320&59=334&61=338&66=342&77=347&82=349&88=351&89=353&92=355&82=358'

@@ -91,10 +91,16 @@ def block_main(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'linecount' found.")
     try:
-        t_4 = environment.filters['tojson_text']
+        t_4 = environment.filters['thousands']
     except KeyError:
         @internalcode
         def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'thousands' found.")
+    try:
+        t_5 = environment.filters['tojson_text']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'tojson_text' found.")
     try:
         t_1 = environment.tests['defined']
@@ -103,10 +109,10 @@ def block_main(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     try:
-        t_5 = environment.tests['none']
+        t_6 = environment.tests['none']
     except KeyError:
         @internalcode
-        def t_5(*unused):
+        def t_6(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '\n<section class="run-head">\n  <h1>'
@@ -173,7 +179,7 @@ def block_main(context, missing=missing):
     if (undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts):
         pass
         yield '<div><dt>rollouts</dt><dd>'
-        yield escape((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts))
+        yield escape(t_4((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts)))
         yield '</dd></div>'
     yield '\n  </dl>\n  '
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'):
@@ -241,7 +247,7 @@ def block_main(context, missing=missing):
             yield '</td><td>'
             yield escape((environment.getattr(l_1_s, 'model') or '–'))
             yield '</td>\n    <td>'
-            if (not t_5(environment.getattr(l_1_s, 'resumed_from_update'))):
+            if (not t_6(environment.getattr(l_1_s, 'resumed_from_update'))):
                 pass
                 yield 'resumed from update '
                 yield escape(environment.getattr(l_1_s, 'resumed_from_update'))
@@ -256,7 +262,7 @@ def block_main(context, missing=missing):
             if (not environment.getattr(l_1_s, 'visible')):
                 pass
                 yield 'hidden by a later fresh run'
-            elif (not t_5(environment.getattr(l_1_s, 'upto'))):
+            elif (not t_6(environment.getattr(l_1_s, 'upto'))):
                 pass
                 yield 'updates up to '
                 yield escape(environment.getattr(l_1_s, 'upto'))
@@ -341,7 +347,7 @@ def block_main(context, missing=missing):
             yield '\n    <tr><td>'
             yield escape(environment.getattr(l_1_c, 'name'))
             yield '</td><td>'
-            yield escape((environment.getattr(l_1_c, 'batch') if (not t_5(environment.getattr(l_1_c, 'batch'))) else '–'))
+            yield escape((environment.getattr(l_1_c, 'batch') if (not t_6(environment.getattr(l_1_c, 'batch'))) else '–'))
             yield '</td><td>'
             yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else 'periodic')))
             yield '</td>\n    <td><code>'
@@ -355,7 +361,7 @@ def block_main(context, missing=missing):
                 yield '<div class="kv"><span class="k">'
                 yield escape(l_2_k)
                 yield '</span> '
-                yield escape(t_4(l_2_v))
+                yield escape(t_5(l_2_v))
                 yield '</div>'
             l_2_k = l_2_v = missing
             yield '</td></tr>\n    '
@@ -368,7 +374,7 @@ def block_main(context, missing=missing):
         yield escape((undefined(name='config_json') if l_0_config_json is missing else l_0_config_json))
         yield '</pre></details>\n</section>\n'
     yield '\n'
-    if (not t_5(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
+    if (not t_6(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
         pass
         yield '<p><a href="code_diff.html">code.diff</a> ('
         yield escape(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff')))
@@ -425,4 +431,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=113&11=115&12=117&13=125&14=133&15=136&16=143&17=153&19=158&20=168&22=171&23=173&25=179&27=182&29=189&32=200&35=203&40=212&41=214&45=217&46=219&47=221&48=223&49=226&52=229&58=232&59=236&60=244&61=252&62=256&70=270&73=272&74=278&76=286&82=288&84=292&86=300&88=308&89=312&96=335&102=338&103=342&104=348&105=352&112=365&114=368&117=371&40=378&119=402&121=420'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=119&11=121&12=123&13=131&14=139&15=142&16=149&17=159&19=164&20=174&22=177&23=179&25=185&27=188&29=195&32=206&35=209&40=218&41=220&45=223&46=225&47=227&48=229&49=232&52=235&58=238&59=242&60=250&61=258&62=262&70=276&73=278&74=284&76=292&82=294&84=298&86=306&88=314&89=318&96=341&102=344&103=348&104=354&105=358&112=371&114=374&117=377&40=384&119=408&121=426'

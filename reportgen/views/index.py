@@ -120,7 +120,7 @@ def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
         for c in columns:
             w(f'<td class="num">{esc(fmt(get(r.number, c)))}</td>')
         if r.has_texts:
-            w(f'<td><a href="{page}">{esc(r.rollouts or "")} texts</a></td>\n</tr>\n')
+            w(f'<td><a href="{page}">{f"{r.rollouts:,}" if r.rollouts else ""} texts</a></td>\n</tr>\n')
         else:
             w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
     if not out:
