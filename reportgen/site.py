@@ -1065,7 +1065,11 @@ def render_run(
                 _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
             )
             ctx_mp = multiprocessing.get_context("fork")
-            return stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp)), workers
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp))
+            # on an error here (a chart file that cannot be written, Ctrl-C) the pages not yet
+            # begun are dropped: leaving the pool waits for the ones it has begun only
+            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+            return pool, workers
 
         pool: Any = None
         workers = 1

@@ -121,6 +121,35 @@ def test_error_while_rendering_leaves_the_previous_site(site, monkeypatch):
     assert hash_tree(site) == before and leftovers(site) == []
 
 
+def test_an_error_of_the_main_process_stops_the_workers_rendering(tmp_path, monkeypatch):
+    """While the workers render, the main process writes the chart files: if that fails, the
+    build stops without waiting for the pages not yet begun, and the previous site stays."""
+    import reportgen.site as site_mod
+
+    src = many_updates(tmp_path / "src", 40)
+    out = tmp_path / "site"
+    build(str(src), out, BuildOptions(jobs=1))
+    before = hash_tree(out)
+    log = tmp_path / "rendered"
+    orig = site_mod._render_iteration
+
+    def slow(*a, **k):  # inherited by the forked workers
+        with open(log, "a") as f:
+            f.write("x")
+        time.sleep(0.05)
+        return orig(*a, **k)
+
+    def boom(run):
+        raise OSError(28, "No space left on device", "metrics.csv")
+
+    monkeypatch.setattr(site_mod, "_render_iteration", slow)
+    monkeypatch.setattr("reportgen.views.charts.chart_parts", boom)
+    with pytest.raises(OSError, match="No space left"):
+        build(str(src), out, BuildOptions(jobs=2, incremental=False))
+    assert len(log.read_text()) < 20  # of 40: the pages not begun were dropped
+    assert hash_tree(out) == before and leftovers(out) == []
+
+
 SLOW_BUILD = """
 import signal, sys, time
 # a shell that starts the suite in the background makes its children ignore SIGINT
