@@ -120,7 +120,8 @@ def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
         for c in columns:
             w(f'<td class="num">{esc(fmt(get(r.number, c)))}</td>')
         if r.has_texts:
-            w(f'<td><a href="{page}">{f"{r.rollouts:,}" if r.rollouts else ""} texts</a></td>\n</tr>\n')
+            k = r.rollouts
+            w(f'<td><a href="{page}">{f"{k:,}" if type(k) is int and k else esc(k or "")} texts</a></td>\n</tr>\n')
         else:
             w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
     if not out:
