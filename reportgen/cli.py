@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,26 +49,52 @@ def internal_error(exc: BaseException) -> str:
 
 
 class _Progress:
-    """A one-line progress bar on a terminal, nothing when piped or quiet."""
+    """A one-line progress bar on a terminal, nothing when piped or quiet: the export read (a
+    large observe export takes seconds), then the updates rendered, with the time left."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.shown = False
+        self.unit = ""
+        self.began = 0.0
+        self.width = 0  # of the line shown, blanked by the next one
 
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total == 0:
+    def __call__(self, done: int, total: int, unit: str = "pages") -> None:
+        if not self.enabled or total <= 0:
             return
+        now = time.monotonic()
+        if unit != self.unit:  # a new phase: its own clock
+            self.unit, self.began = unit, now
         width = 30
-        filled = int(width * done / total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages")
+        filled = int(width * min(done, total) / total)
+        bar = f"[{'#' * filled}{'.' * (width - filled)}]"
+        if unit == "bytes":
+            text = f"reading {bar} {done / 2**20:,.0f}/{total / 2**20:,.0f} MiB"
+        else:
+            text = f"rendering {bar} {done:,}/{total:,} {unit}"
+        elapsed = now - self.began
+        if 0 < done < total and elapsed >= 2:  # a rate of the first second says little
+            text += f", {_duration(elapsed * (total - done) / done)} left"
+        sys.stderr.write("\r" + text.ljust(self.width))
         sys.stderr.flush()
+        self.width = len(text)
         self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
             self.shown = False
+
+
+def _duration(seconds: float) -> str:
+    """About how long: "8 s", "3 min 20 s", "2 h 5 min"."""
+    s = max(1, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
 
 
 def run_build(

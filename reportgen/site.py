@@ -962,7 +962,7 @@ def render_run(
     writer: SiteWriter,
     env: Environment,
     site_title: str,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     up: tuple[str, str] | None = None,
     groups_per_page: int = 50,
     jobs: int = 1,
@@ -991,6 +991,7 @@ def render_run(
     sequences = _sequences(run)
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
+    unit = "updates" if run.format == "observe" else "iterations"
     job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown)
     job.writer = writer
     job.sequences = sequences
@@ -1023,7 +1024,7 @@ def render_run(
         results[(si, i)] = res
         done += 1
         if progress:
-            progress(done, total)
+            progress(done, total, unit)
 
     def neighbours(si: int, i: int) -> tuple[IterationRef | None, IterationRef | None]:
         seq = sequences[si]
@@ -1200,7 +1201,7 @@ def build(
     source: str,
     out: Path,
     options: BuildOptions | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> BuildResult:
     """Build the site of one run from ``source`` into ``out``."""
     options = options or BuildOptions()
@@ -1217,7 +1218,7 @@ def _build(
     source: str,
     out: Path,
     options: BuildOptions,
-    progress: Callable[[int, int], None] | None,
+    progress: Callable[[int, int, str], None] | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
     tune_malloc()
@@ -1252,7 +1253,7 @@ def _build(
     with few_collections():
         if old is not None and restore is not None and old.get("reader") is not None:
             restore(old["reader"])
-        run = reader.scan(jobs=options.jobs)
+        run = reader.scan(jobs=options.jobs, progress=progress)
     if options.markdown == "auto":
         use_markdown = int(run.info.get("bytes_read") or 0) <= MARKDOWN_AUTO_LIMIT
         if not use_markdown:

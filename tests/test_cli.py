@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,82 @@ def test_demo_builds_both_runs(tmp_path):
 def test_python_dash_m(tmp_path):
     r = subprocess.run([sys.executable, "-m", "reportgen", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "build" in r.stdout
+
+
+class _Tty:
+    """A terminal stand-in for stderr: what was written, and isatty() true."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _gen():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_gen", Path(__file__).parent.parent / "benchmarks" / "gen.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_progress_reports_the_bytes_read_then_the_updates_rendered(tmp_path):
+    """A large export takes seconds to read: the bar shows the reading first (the bytes since
+    the last build only, on a rebuild), then the updates rendered."""
+    from reportgen.site import BuildOptions, build
+
+    src = tmp_path / "run"
+    _gen().generate(src, 6, 8, 8, 1, 60, 0.5, 0)
+    export = src / "observe.jsonl"
+    seen: list[tuple[int, int, str]] = []
+    report = lambda d, t, unit: seen.append((d, t, unit))  # noqa: E731
+    r = build(str(src), tmp_path / "site", BuildOptions(jobs=2), progress=report)
+    reads = [(d, t) for d, t, unit in seen if unit == "bytes"]
+    renders = [(d, t) for d, t, unit in seen if unit == "updates"]
+    assert len(reads) >= 2 and {t for _, t in reads} == {export.stat().st_size}
+    assert [d for d, _ in reads] == sorted(d for d, _ in reads) and all(0 < d <= t for d, t in reads)
+    assert seen.index((*reads[-1], "bytes")) < seen.index((*renders[0], "updates"))
+    assert renders[-1] == (r.updates, r.updates)
+    # the run appends its last updates: the rebuild reads those bytes only
+    tail = (src / "observe.jsonl.tail").read_bytes()
+    with open(export, "ab") as f:
+        f.write(tail)
+    seen.clear()
+    build(str(src), tmp_path / "site", BuildOptions(jobs=2), progress=report)
+    assert len(tail) > 2 << 20 and {t for d, t, unit in seen if unit == "bytes"} == {len(tail)}
+
+
+def test_progress_bar_on_a_terminal_only(monkeypatch):
+    from reportgen import cli
+
+    tty = _Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    bar = cli._Progress(True)
+    bar(50 << 20, 200 << 20, "bytes")
+    assert "reading [#######......................." in tty.text and "50/200 MiB" in tty.text
+    bar(3, 1200, "updates")
+    assert "rendering [" in tty.text and "3/1,200 updates" in tty.text
+    bar.close()
+    assert tty.text.endswith("\r")
+    assert cli._duration(200) == "3 min 20 s" and cli._duration(0.2) == "1 s"
+    piped = io.StringIO()  # isatty() false: nothing at all
+    monkeypatch.setattr(sys, "stderr", piped)
+    bar = cli._Progress(True)
+    bar(1, 2, "updates")
+    bar.close()
+    assert piped.getvalue() == ""
+    quiet = _Tty()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    bar = cli._Progress(False)
+    bar(1, 2, "updates")
+    assert quiet.text == ""

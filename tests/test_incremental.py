@@ -77,7 +77,12 @@ def test_parallel_output_identical_to_serial_with_updates_sent_in_chunks(tmp_pat
     a, b = tmp_path / "serial", tmp_path / "parallel"
     build(str(src), a, BuildOptions(jobs=1, incremental=False))
     seen: list[tuple[int, int]] = []
-    build(str(src), b, BuildOptions(jobs=2, incremental=False), progress=lambda d, t: seen.append((d, t)))
+    build(
+        str(src),
+        b,
+        BuildOptions(jobs=2, incremental=False),
+        progress=lambda d, t, unit: seen.append((d, t)) if unit == "updates" else None,
+    )
     assert used and used[0] > 1
     assert snapshot(a) == snapshot(b)
     total = seen[-1][1]

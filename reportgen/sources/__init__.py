@@ -18,6 +18,7 @@ render workers, see ``site.workers_for_memory``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..model import Iteration, IterationRef, Run
@@ -29,7 +30,7 @@ class Reader(Protocol):
 
     storage: Storage
 
-    def scan(self, jobs: int = 1) -> Run: ...
+    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run: ...
 
     def load(self, ref: IterationRef) -> Iteration: ...
 

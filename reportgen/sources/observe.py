@@ -25,7 +25,7 @@ import io
 import math
 import multiprocessing
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -438,12 +438,14 @@ class ObserveReader:
             self.notes.append((line, kind, message))
 
     # ------------------------------------------------------------------ scan
-    def scan(self, jobs: int = 1) -> Run:
+    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run:
         """Index the file and build the run (no texts).
 
         With ``jobs > 1`` and a large local file, the lines are parsed by
         forked worker processes (``_classify_range``) and the batches are
         assembled here, in file order, exactly as in a serial scan.
+        ``progress(done, total, "bytes")`` hears of the bytes read since the
+        last build's offset, about every 1% of them.
         """
         run = Run(format="observe", source=self.storage.display_root, title="")
         if not self.storage.is_file(self.file):
@@ -568,8 +570,23 @@ class ObserveReader:
                     else:
                         u.side_spans.append((s, e))
 
+        # bytes to read, for ``progress``: reported at the end of a batch, about every 1%
+        first = st.consumed
+        to_read = 0
+        if progress is not None:
+            try:
+                to_read = max(0, self.storage.size(self.file) - first)
+            except (OSError, InputError):
+                progress = None
+        step = max(1 << 20, to_read // 100)
+        next_report = first + step
+
         def commit(offset: int) -> None:
+            nonlocal next_report
             st.consumed = offset
+            if progress is not None and offset >= next_report:
+                progress(min(offset - first, to_read), to_read, "bytes")
+                next_report = offset + step
             st.line_no, st.skipped_lines, st.broken_batches, st.utf8_replaced = (
                 line_no,
                 skipped_lines,

@@ -49,7 +49,7 @@ import json
 import math
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -194,8 +194,11 @@ class TinkerReader:
         self._html_doc: tuple[str, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ scan
-    def scan(self, jobs: int = 1) -> Run:
-        """One pass over the run: header, metrics, iteration list; no texts."""
+    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run:
+        """One pass over the run: header, metrics, iteration list; no texts.
+
+        ``progress`` is not called: this reads the run's small files only (metrics, config,
+        checkpoints, file names); the logtrees are read a page at a time by ``load``."""
         st = self.storage
         title = posixpath.basename(st.root.rstrip("/").replace("\\", "/")) or st.display()
         run = Run(format="tinker", source=st.display(), title=title)
