@@ -77,14 +77,16 @@ class BuildResult:
     reused: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    rendered: int = 0  # iterations whose pages this build rendered (the others were reused)
 
     def summary(self) -> str:
         """The CLI's last line."""
+        if self.reused:
+            pages = f"{self.pages:,} pages ({self.rendered:,} iterations rendered, {self.reused:,} unchanged)"
+        else:
+            pages = f"{self.pages:,} pages written"
         return (
-            f"built {self.out}: {self.updates} updates, {self.rollouts} rollouts, "
-            f"{self.pages} pages written"
-            + (f" ({self.reused} iterations unchanged)" if self.reused else "")
-            + f" in {self.seconds:.2f} s"
+            f"built {self.out}: {self.updates:,} updates, {self.rollouts:,} rollouts, {pages} in {self.seconds:.2f} s"
         )
 
 
@@ -1343,6 +1345,7 @@ def _build(
         rollouts=rollouts,
         pages=writer.count,
         reused=reused,
+        rendered=len(new_pages) - reused,
         seconds=time.perf_counter() - t0,
         warnings=list(run.warnings),
     )

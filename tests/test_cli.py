@@ -24,6 +24,10 @@ def test_build_ok_prints_summary(tmp_path):
     assert r.exit_code == 0, r.output
     last = r.output.strip().splitlines()[-1]
     assert "2 updates" in last and "4 rollouts" in last and "pages written" in last and " s" in last
+    # again into the same site: nothing rendered, and the line says so
+    r = invoke("build", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "s"))
+    last = r.output.strip().splitlines()[-1]
+    assert "3 pages (0 iterations rendered, 2 unchanged)" in last and "written" not in last
 
 
 def test_build_file_source(tmp_path):
