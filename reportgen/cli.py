@@ -215,6 +215,7 @@ def build(
     if watch:
         if plan is not None:
             _fail("--watch follows one run; serve or build each run of a sweep on its own")
+        from .live import require_source
         from .live import watch as watch_run
         from .site import BuildOptions, default_jobs
 
@@ -226,6 +227,8 @@ def build(
             jobs=jobs or default_jobs(),
             markdown=markdown,
         )
+        with _exit_codes():
+            require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
         try:
             watch_run(sources[0], Path(out), options, report=lambda m: click.echo(m, err=m.startswith("reportgen:")))
@@ -393,6 +396,8 @@ def serve(
         serve_site(source, target, options, host=host, port=port, open_browser=open_browser, interval=interval)
     except KeyboardInterrupt:
         click.echo("stopped")
+    except InputError as exc:
+        _fail(str(exc))
     except OSError as exc:
         _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
 

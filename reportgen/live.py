@@ -61,6 +61,13 @@ def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
     os.replace(tmp, out / LIVE_FILE)
 
 
+def require_source(source: str) -> None:
+    """Fail at once on a local source that does not exist (a typo), rather than wait for it."""
+    storage = Storage(source)
+    if not storage.remote and not os.path.exists(storage.root):
+        raise InputError("no such file or folder", source)
+
+
 def watch(
     source: str,
     out: Path,
@@ -73,14 +80,20 @@ def watch(
     """Rebuild ``out`` whenever ``source`` changes, until ``stop`` is set."""
     options.live = True
     stop = stop or threading.Event()
+    require_source(source)
     last: tuple[tuple[str, int, float], ...] | None = None
     generation = 0
+    unreadable = ""  # the last warning about the source: said once, not every interval
     while not stop.is_set():
         sig: tuple[tuple[str, int, float], ...] | None
         try:
             sig = source_signature(source)
+            unreadable = ""
         except (OSError, InputError) as exc:
-            report(f"reportgen: warning: cannot read the source: {exc}")
+            message = f"reportgen: warning: cannot read the source: {exc} (will retry)"
+            if message != unreadable:
+                report(message)
+                unreadable = message
             sig = last
         if sig != last:
             last = sig
@@ -129,13 +142,22 @@ def serve(
 ) -> None:
     """Keep ``out`` current and serve it read-only over http."""
     stop = stop or threading.Event()
-    first = threading.Event()
-    worker = threading.Thread(target=watch, args=(source, out, options, interval, report, stop, first.set), daemon=True)
-    worker.start()
-    first.wait()
+    require_source(source)
+    # the port is taken before the first build: a port in use fails at once, not after a
+    # build of minutes; a browser that connects meanwhile waits in the listen queue
     handler = functools.partial(_ReadOnlyHandler, directory=str(out))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     bound = server.server_address[1]
+    first = threading.Event()
+    worker = threading.Thread(target=watch, args=(source, out, options, interval, report, stop, first.set), daemon=True)
+    worker.start()
+    try:
+        while not first.wait(0.5):
+            if stop.is_set():
+                return
+    except BaseException:
+        server.server_close()
+        raise
     url = f"http://{host}:{bound}/index.html"
     report(f"serving {out} at {url} (read-only; Ctrl-C stops)")
     if ready:

@@ -98,3 +98,52 @@ def test_serve_follows_a_growing_run(tmp_path):
         pages_after = {p.name for p in out.glob("train_iteration_*.html")}
         assert pages_before < pages_after
         assert "train_iteration_000030.html" in pages_after
+
+
+def test_serve_fails_at_once_on_a_missing_source_or_a_busy_port(tmp_path):
+    """A typo or a port in use is said before any build, not after minutes of one."""
+    import socket
+
+    import pytest
+
+    from reportgen.errors import InputError
+
+    with pytest.raises(InputError, match="no such file or folder"):
+        serve(str(tmp_path / "nope"), tmp_path / "site", BuildOptions(jobs=1), port=0, report=lambda s: None)
+    src, _rest = _split_demo(tmp_path)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        with pytest.raises(OSError):
+            serve(str(src), tmp_path / "site", BuildOptions(jobs=1), port=busy.getsockname()[1], report=lambda s: None)
+    finally:
+        busy.close()
+    assert not (tmp_path / "site").exists()  # nothing was built
+
+
+def test_watch_says_once_that_the_source_went_away(tmp_path):
+    import shutil
+
+    from reportgen.live import watch
+
+    src, _rest = _split_demo(tmp_path)
+    said: list[str] = []
+    stop = threading.Event()
+    built = threading.Event()
+    t = threading.Thread(
+        target=watch,
+        args=(str(src), tmp_path / "site", BuildOptions(jobs=1)),
+        kwargs=dict(interval=0.05, report=said.append, stop=stop, on_built=built.set),
+        daemon=True,
+    )
+    t.start()
+    try:
+        assert built.wait(30)
+        shutil.rmtree(src)
+        assert _wait(lambda: any("cannot read the source" in s for s in said), 10)
+        time.sleep(0.5)  # ten more checks of the source
+    finally:
+        stop.set()
+        t.join(10)
+    assert sum("cannot read the source" in s for s in said) == 1
