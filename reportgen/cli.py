@@ -97,6 +97,20 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60} min"
 
 
+def _live_report(bar: _Progress, quiet: bool) -> Callable[[str], None]:
+    """What ``watch`` and ``serve`` say: warnings and errors on stderr, the rest on stdout
+    unless ``quiet``; the progress bar cleared first."""
+
+    def report(message: str) -> None:
+        bar.close()
+        if message.startswith("reportgen:"):
+            click.echo(message, err=True)
+        elif not quiet:
+            click.echo(message)
+
+    return report
+
+
 def run_build(
     source: str,
     out: str,
@@ -230,9 +244,11 @@ def build(
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
+        bar = _Progress(not quiet)
         try:
-            watch_run(sources[0], Path(out), options, report=lambda m: click.echo(m, err=m.startswith("reportgen:")))
+            watch_run(sources[0], Path(out), options, report=_live_report(bar, quiet), progress=bar)
         except KeyboardInterrupt:
+            bar.close()
             click.echo("stopped")
         return
     if plan is None:
@@ -392,9 +408,21 @@ def serve(
 
     target = Path(out) if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-")) / "site"
     options = BuildOptions(fmt=fmt, title=title, jobs=default_jobs())
+    bar = _Progress(True)
     try:
-        serve_site(source, target, options, host=host, port=port, open_browser=open_browser, interval=interval)
+        serve_site(
+            source,
+            target,
+            options,
+            host=host,
+            port=port,
+            open_browser=open_browser,
+            interval=interval,
+            report=_live_report(bar, False),
+            progress=bar,
+        )
     except KeyboardInterrupt:
+        bar.close()
         click.echo("stopped")
     except InputError as exc:
         _fail(str(exc))

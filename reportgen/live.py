@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from .site import BuildOptions, BuildResult, build
 from .storage import Storage
 
 LIVE_FILE = "live.js"
+_DIGITS = re.compile(r"\d+")
 
 
 def source_signature(source: str) -> tuple[tuple[str, int, float], ...]:
@@ -76,14 +78,17 @@ def watch(
     report: Callable[[str], None] = print,
     stop: threading.Event | None = None,
     on_built: Callable[[], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> None:
-    """Rebuild ``out`` whenever ``source`` changes, until ``stop`` is set."""
+    """Rebuild ``out`` whenever ``source`` changes, until ``stop`` is set (``progress``: as
+    ``site.build``'s, for each build)."""
     options.live = True
     stop = stop or threading.Event()
     require_source(source)
     last: tuple[tuple[str, int, float], ...] | None = None
     generation = 0
     unreadable = ""  # the last warning about the source: said once, not every interval
+    warned: set[str] = set()  # the builds' warnings said so far, their numbers left out
     while not stop.is_set():
         sig: tuple[tuple[str, int, float], ...] | None
         try:
@@ -98,12 +103,19 @@ def watch(
         if sig != last:
             last = sig
             try:
-                result = build(source, out, options)
+                result = build(source, out, options, progress)
             except (InputError, OutputError) as exc:
                 report(f"reportgen: error: {exc} (will retry when the source changes)")
             else:
                 generation += 1
                 write_live_marker(out, result, generation)
+                for w in result.warnings:
+                    # said once: a live run's torn tail is warned of by every build, its
+                    # byte count changing each time
+                    kind = _DIGITS.sub("N", w)
+                    if kind not in warned:
+                        warned.add(kind)
+                        report(f"reportgen: warning: {w}")
                 report(result.summary())
                 if on_built:
                     on_built()
@@ -139,6 +151,7 @@ def serve(
     report: Callable[[str], None] = print,
     stop: threading.Event | None = None,
     ready: Callable[[int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> None:
     """Keep ``out`` current and serve it read-only over http."""
     stop = stop or threading.Event()
@@ -149,7 +162,9 @@ def serve(
     server = http.server.ThreadingHTTPServer((host, port), handler)
     bound = server.server_address[1]
     first = threading.Event()
-    worker = threading.Thread(target=watch, args=(source, out, options, interval, report, stop, first.set), daemon=True)
+    worker = threading.Thread(
+        target=watch, args=(source, out, options, interval, report, stop, first.set, progress), daemon=True
+    )
     worker.start()
     try:
         while not first.wait(0.5):

@@ -131,15 +131,23 @@ def test_watch_says_once_that_the_source_went_away(tmp_path):
     said: list[str] = []
     stop = threading.Event()
     built = threading.Event()
+    units: list[str] = []
     t = threading.Thread(
         target=watch,
         args=(str(src), tmp_path / "site", BuildOptions(jobs=1)),
-        kwargs=dict(interval=0.05, report=said.append, stop=stop, on_built=built.set),
+        kwargs=dict(
+            interval=0.05,
+            report=said.append,
+            stop=stop,
+            on_built=built.set,
+            progress=lambda d, n, unit: units.append(unit),
+        ),
         daemon=True,
     )
     t.start()
     try:
         assert built.wait(30)
+        assert "updates" in units  # each build's progress reaches the caller
         shutil.rmtree(src)
         assert _wait(lambda: any("cannot read the source" in s for s in said), 10)
         time.sleep(0.5)  # ten more checks of the source
@@ -147,3 +155,34 @@ def test_watch_says_once_that_the_source_went_away(tmp_path):
         stop.set()
         t.join(10)
     assert sum("cannot read the source" in s for s in said) == 1
+
+
+def test_watch_says_each_kind_of_warning_once(tmp_path):
+    """A live run's torn tail is warned of by every build (its byte count changing): once is enough."""
+    from reportgen.live import watch
+
+    src, rest = _split_demo(tmp_path)
+    export = src / "observe.jsonl"
+    with open(export, "ab") as f:
+        f.write(rest[:40])  # a torn line
+    said: list[str] = []
+    stop = threading.Event()
+    builds = threading.Semaphore(0)
+    t = threading.Thread(
+        target=watch,
+        args=(str(src), tmp_path / "site", BuildOptions(jobs=1)),
+        kwargs=dict(interval=0.05, report=said.append, stop=stop, on_built=builds.release),
+        daemon=True,
+    )
+    t.start()
+    try:
+        assert builds.acquire(timeout=30)
+        with open(export, "ab") as f:
+            f.write(rest[40:50])  # the torn line grows, still torn
+        assert builds.acquire(timeout=30)
+    finally:
+        stop.set()
+        t.join(10)
+    torn = [s for s in said if "the last line is incomplete" in s]
+    assert len(torn) == 1 and torn[0].startswith("reportgen: warning: ") and "(40 bytes)" in torn[0]
+    assert sum(s.startswith("built ") for s in said) == 2
