@@ -1,6 +1,7 @@
 /* reportgen live mode: poll live.js (written by `reportgen build --watch` / `reportgen serve`)
    by re-injecting a <script> tag, which works from file:// and over http, and tell the reader
-   when new updates arrived. The index reloads itself to refresh its charts. */
+   when new updates arrived. The index reloads itself to refresh its charts and table, once the
+   reader pauses: not while they type in a field or move over the page (at most a minute). */
 (function () {
   "use strict";
   var me = document.currentScript;
@@ -9,12 +10,27 @@
   var known = null;
   var firstUpdates = null;
   var banner = null;
-  window.RG_LIVE = function (info) {
-    if (!info || typeof info.generation !== "number") return;
-    if (known === null) { known = info.generation; firstUpdates = info.updates; return; }
-    if (info.generation === known) return;
-    if (isIndex) { window.location.reload(); return; }
-    var n = info.updates - firstUpdates;
+  var lastActive = 0; // the reader's last key, pointer move or wheel
+  var waitingSince = 0; // the index's reload, put off since
+  ["pointermove", "pointerdown", "keydown", "wheel", "touchstart"].forEach(function (t) {
+    document.addEventListener(t, function () { lastActive = Date.now(); }, { capture: true, passive: true });
+  });
+  function editing() {
+    var a = document.activeElement;
+    if (!a) return false;
+    var tag = a.tagName;
+    return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && a.type !== "checkbox" && a.type !== "radio");
+  }
+  function reloadWhenIdle() {
+    var now = Date.now();
+    if (!waitingSince) waitingSince = now;
+    if (now - waitingSince < 60000 && (editing() || now - lastActive < 3000)) {
+      setTimeout(reloadWhenIdle, 1000);
+      return;
+    }
+    window.location.reload();
+  }
+  function say(parts) {
     if (!banner) {
       banner = document.createElement("div");
       banner.className = "live-banner";
@@ -22,18 +38,29 @@
       document.body.appendChild(banner);
     }
     banner.textContent = "";
-    var text = document.createElement("span");
-    text.textContent = (n > 0 ? n + " new update" + (n === 1 ? "" : "s") : "The run changed") + " since this page was opened. ";
-    var link = document.createElement("a");
-    link.href = root + "index.html";
-    link.textContent = "Open the index";
-    var reload = document.createElement("a");
-    reload.href = window.location.href;
-    reload.textContent = "reload this page";
-    banner.appendChild(text);
-    banner.appendChild(link);
-    banner.appendChild(document.createTextNode(" or "));
-    banner.appendChild(reload);
+    parts.forEach(function (p) {
+      if (typeof p === "string") { banner.appendChild(document.createTextNode(p)); return; }
+      var a = document.createElement("a");
+      a.href = p[0];
+      a.textContent = p[1];
+      banner.appendChild(a);
+    });
+  }
+  window.RG_LIVE = function (info) {
+    if (!info || typeof info.generation !== "number") return;
+    if (known === null) { known = info.generation; firstUpdates = info.updates; return; }
+    if (info.generation === known) return;
+    var n = info.updates - firstUpdates;
+    var what = n > 0 ? n + " new update" + (n === 1 ? "" : "s") : "The run changed";
+    if (isIndex) {
+      if (!waitingSince) {
+        say([what + ": the index refreshes when you pause, or ", [window.location.href, "now"], "."]);
+        reloadWhenIdle();
+      }
+      return;
+    }
+    say([what + " since this page was opened. ", [root + "index.html", "Open the index"], " or ",
+      [window.location.href, "reload this page"]]);
   };
   function poll() {
     var s = document.createElement("script");

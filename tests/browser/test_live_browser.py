@@ -19,3 +19,28 @@ def test_open_page_shows_new_updates_notice(tmp_path, watched):
         assert "new update" in text
         assert watched.console_errors == [] and watched.page_errors == []
         assert watched.external(base) == []
+
+
+def test_open_index_refreshes_once_the_reader_pauses(tmp_path, watched):
+    """The index reloads to show the new updates, but not while the reader types in a field."""
+    src, rest = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    with serving(src, out) as base:
+        watched.goto(f"{base}/index.html")
+        page = watched.page
+        rows_before = page.locator("#iterations tbody tr").count()
+        page.evaluate("window.__before_refresh = true")
+        page.fill("#rg-search", "reward")  # typing in the explorer's search: the reload waits
+        with open(src / "observe.jsonl", "ab") as f:
+            f.write(rest)
+        page.wait_for_selector(".live-banner", timeout=20000)
+        assert "refreshes when you pause" in page.inner_text(".live-banner")
+        page.wait_for_timeout(4500)  # past the 3 s of quiet, the field still focused
+        assert page.evaluate("window.__before_refresh") is True
+        assert page.input_value("#rg-search") == "reward"
+        with page.expect_event("load", timeout=15000):
+            page.evaluate("document.activeElement.blur()")
+        assert page.evaluate("window.__before_refresh") is None
+        assert page.locator("#iterations tbody tr").count() > rows_before
+        assert watched.console_errors == [] and watched.page_errors == []
+        assert watched.external(base) == []
