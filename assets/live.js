@@ -43,6 +43,8 @@
       var a = document.createElement("a");
       a.href = p[0];
       a.textContent = p[1];
+      // a link to this very address only scrolls when the address has a #fragment
+      if (p[0] === window.location.href) a.addEventListener("click", function (e) { e.preventDefault(); window.location.reload(); });
       banner.appendChild(a);
     });
   }

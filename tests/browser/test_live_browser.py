@@ -10,13 +10,18 @@ def test_open_page_shows_new_updates_notice(tmp_path, watched):
     out = tmp_path / "site"
     with serving(src, out) as base:
         first = sorted(p.name for p in out.glob("train_iteration_*.html"))[0]
-        watched.goto(f"{base}/{first}")
+        watched.goto(f"{base}/{first}#g0")  # read from an anchor, as a link to a group opens it
         watched.page.wait_for_timeout(500)
         with open(src / "observe.jsonl", "ab") as f:
             f.write(rest)
         watched.page.wait_for_selector(".live-banner", timeout=20000)
         text = watched.page.inner_text(".live-banner")
         assert "new update" in text
+        # "reload this page" reloads it, though the address ends in a #fragment
+        watched.page.evaluate("window.__before_reload = true")
+        with watched.page.expect_event("load", timeout=15000):
+            watched.page.click(".live-banner a:text('reload this page')")
+        assert watched.page.evaluate("window.__before_reload") is None
         assert watched.console_errors == [] and watched.page_errors == []
         assert watched.external(base) == []
 
