@@ -61,8 +61,17 @@
       }
       return;
     }
-    say([what + " since this page was opened. ", [root + "index.html", "Open the index"], " or ",
-      [window.location.href, "reload this page"]]);
+    var here = window.location.pathname.split("/").pop();
+    var index = [root + "index.html", "Open the index"];
+    var reload = [window.location.href, "reload this page"];
+    // the newest update's page: a plain file name of this site (live.js is ours, but checked)
+    if (typeof info.latest === "string" && /^[\w.-]+\.html$/.test(info.latest) && info.latest !== here) {
+      var label = "Open the latest (" + String(info.latest_label || info.latest) + ")";
+      index[1] = "the index";
+      say([what + " since this page was opened. ", [root + info.latest, label], ", ", index, " or ", reload, "."]);
+    } else {
+      say([what + " since this page was opened. ", index, " or ", reload, "."]);
+    }
   };
   function poll() {
     var s = document.createElement("script");

@@ -56,7 +56,9 @@ def source_signature(source: str) -> tuple[tuple[str, int, float], ...]:
 
 def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
     """``live.js``: what open pages poll to learn that the site changed."""
-    data = {"generation": generation, "updates": result.updates, "time": time.time()}
+    data: dict[str, object] = {"generation": generation, "updates": result.updates, "time": time.time()}
+    if result.latest is not None:
+        data["latest"], data["latest_label"] = result.latest
     payload = b"window.RG_LIVE && window.RG_LIVE(" + orjson.dumps(data) + b");\n"
     tmp = out / (LIVE_FILE + ".tmp")
     tmp.write_bytes(payload)

@@ -78,6 +78,7 @@ class BuildResult:
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
     rendered: int = 0  # iterations whose pages this build rendered (the others were reused)
+    latest: tuple[str, str] | None = None  # (page, "update 30"): the newest train page, for live.js
 
     def summary(self) -> str:
         """The CLI's last line."""
@@ -849,6 +850,14 @@ def _worker_task(task: tuple[int, int]) -> tuple[int, int, _Result]:
 _WORKER_ENV: Environment | None = None
 
 
+def _latest_page(run: Run) -> tuple[str, str] | None:
+    """The newest train iteration with a page, and its label ("update 30")."""
+    for ref in reversed(run.iterations):
+        if ref.has_texts and ref.kind == "train":
+            return ref.page, _nav_label(ref, run.format)
+    return None
+
+
 def _sequences(run: Run) -> list[list[IterationRef]]:
     """Pages in navigation order: train, then each evaluator."""
     seqs: list[list[IterationRef]] = [[r for r in run.iterations if r.has_texts]]
@@ -1346,6 +1355,7 @@ def _build(
         pages=writer.count,
         reused=reused,
         rendered=len(new_pages) - reused,
+        latest=_latest_page(run),
         seconds=time.perf_counter() - t0,
         warnings=list(run.warnings),
     )

@@ -85,6 +85,8 @@ def test_serve_follows_a_growing_run(tmp_path):
         assert status == 200 and b"assets/live.js" in body
         status, live1 = _get(base + "/live.js")
         assert status == 200 and b'"generation":1' in live1
+        newest = max(p.name for p in out.glob("train_iteration_*.html"))
+        assert f'"latest":"{newest}","latest_label":"update {int(newest[16:22])}"'.encode() in live1
         req = urllib.request.Request(base + "/index.html", data=b"x", method="POST")
         try:
             urllib.request.urlopen(req, timeout=5)

@@ -17,6 +17,9 @@ def test_open_page_shows_new_updates_notice(tmp_path, watched):
         watched.page.wait_for_selector(".live-banner", timeout=20000)
         text = watched.page.inner_text(".live-banner")
         assert "new update" in text
+        latest = sorted(p.name for p in out.glob("train_iteration_*.html"))[-1]
+        link = watched.page.locator(".live-banner a", has_text="Open the latest")
+        assert link.get_attribute("href") == latest and f"update {int(latest[16:22])}" in link.inner_text()
         # "reload this page" reloads it, though the address ends in a #fragment
         watched.page.evaluate("window.__before_reload = true")
         with watched.page.expect_event("load", timeout=15000):
