@@ -79,6 +79,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     rendered: int = 0  # iterations whose pages this build rendered (the others were reused)
     latest: tuple[str, str] | None = None  # (page, "update 30"): the newest train page, for live.js
+    word: str = "updates"  # what ``updates`` counts: "iterations" for a tinker run
 
     def summary(self) -> str:
         """The CLI's last line."""
@@ -86,9 +87,7 @@ class BuildResult:
             pages = f"{self.pages:,} pages ({self.rendered:,} iterations rendered, {self.reused:,} unchanged)"
         else:
             pages = f"{self.pages:,} pages written"
-        return (
-            f"built {self.out}: {self.updates:,} updates, {self.rollouts:,} rollouts, {pages} in {self.seconds:.2f} s"
-        )
+        return f"built {self.out}: {self.updates:,} {self.word}, {self.rollouts:,} rollouts, {pages} in {self.seconds:.2f} s"
 
 
 def template_fingerprint(env: Environment, name: str, source: str) -> str:
@@ -1356,6 +1355,7 @@ def _build(
         reused=reused,
         rendered=len(new_pages) - reused,
         latest=_latest_page(run),
+        word="updates" if run.format == "observe" else "iterations",
         seconds=time.perf_counter() - t0,
         warnings=list(run.warnings),
     )
