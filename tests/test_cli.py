@@ -163,3 +163,10 @@ def test_progress_bar_on_a_terminal_only(monkeypatch):
     bar = cli._Progress(False)
     bar(1, 2, "updates")
     assert quiet.text == ""
+
+
+def test_summary_counts_a_tinker_runs_iterations(tmp_path):
+    r = invoke("build", str(FIXTURES / "tinker" / "arith_sync"), "-o", str(tmp_path / "s"))
+    assert r.exit_code == 0, r.output
+    last = r.output.strip().splitlines()[-1]
+    assert " iterations, " in last and " updates" not in last
