@@ -5,6 +5,8 @@
     python benchmarks/gen.py --algorithm agent --groups 64 --mib 190 --out /tmp/agent   # agentic GRPO
     python benchmarks/gen.py --lines 60 --mib 190 --out /tmp/think  # GRPO, reasoning traces of ~60 lines
     python benchmarks/gen.py --algorithm ppo --mib 190 --out /tmp/ppo   # PPO: 1,024 completions a batch
+    python benchmarks/gen.py --groups 32 --size 8 --every 2 --words 80 --metrics 30 \
+        --resume-at 0.55 --hold-back 0.05 --mib 190 --out /tmp/resumed   # a resume at 55%
     python benchmarks/gen.py --format tinker --like calc_agent_multiturn --mib 50 --out /tmp/tk
     python benchmarks/gen.py --format tinker --like arith_sync --flat --mib 50 --out /tmp/tkflat
 
@@ -47,12 +49,15 @@ def generate(
     metrics: int,
     algorithm: str = "grpo",
     lines: int = 0,
+    resume_at: float = 0.0,
 ) -> None:
     """Write out/observe.jsonl (and the held-back tail) of about ``mib`` MiB.
 
     ``algorithm`` "agent" writes agentic GRPO updates (conversations with tool calls, step
     rewards, selection records; ``words`` and ``metrics`` do not apply); "ppo" a flat batch
-    of ``groups * size`` completions per update, each with its own prompt.
+    of ``groups * size`` completions per update, each with its own prompt. ``resume_at`` F
+    starts a resumed segment once a fraction F of the bytes is written: its run record
+    resumes from 4 updates back, which it writes again (the earlier ones are superseded).
     """
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(1)
@@ -70,7 +75,19 @@ def generate(
     chunks: list[str] = []
     n = 0
     total = 0
+    resumed = False
     while total < target:
+        if resume_at and not resumed and total >= target * resume_at and n > 4:
+            resumed = True
+            n -= 4
+            seen = set()  # a resumed segment writes its prompt records again
+            w.run(
+                "agent_grpo" if algorithm == "agent" else "grpo",
+                "/models/bench.gguf",
+                every,
+                {"group_size": size, "prompts_per_update": groups},
+                n,
+            )
         n += 1
         if algorithm == "agent":
             agent_update(w, rng, n, groups, size, seen)
@@ -101,7 +118,11 @@ def generate(
     if hold_back:
         with open(out / "observe.jsonl.tail", "w", encoding="utf-8") as f:
             f.writelines(chunks[keep:])
-    print(f"wrote {out}/observe.jsonl: {n} updates ({keep} in the file), {total / (1 << 20):.1f} MiB in all")
+    again = " (4 written again after the resume)" if resumed else ""
+    print(
+        f"wrote {out}/observe.jsonl: updates 1-{n}{again}, {keep} of {len(chunks)} update batches in the file, "
+        f"{total / (1 << 20):.1f} MiB in all"
+    )
 
 
 TINKER = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "tinker"
@@ -196,11 +217,19 @@ def main() -> None:
     p.add_argument(
         "--algorithm", choices=["grpo", "agent", "ppo"], default="grpo", help="observe: the shape of an update"
     )
+    p.add_argument(
+        "--resume-at",
+        type=float,
+        default=0.0,
+        help="observe: a resume once this fraction of the bytes is written, redoing the last 4 updates",
+    )
     a = p.parse_args()
     if a.format == "tinker":
         generate_tinker(a.out, a.mib, a.like, a.flat, a.hold_back)
         return
-    generate(a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics, a.algorithm, a.lines)
+    generate(
+        a.out, a.mib, a.groups, a.size, a.every, a.words, a.hold_back, a.metrics, a.algorithm, a.lines, a.resume_at
+    )
 
 
 if __name__ == "__main__":

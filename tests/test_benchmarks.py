@@ -29,6 +29,21 @@ def test_observe_generator_builds(tmp_path):
     assert r.updates > 2 and r.rollouts == 16 * r.updates and not r.warnings
 
 
+def test_observe_generator_resumes(tmp_path):
+    """--resume-at: a second segment resumes 4 updates back; the site shows each update once."""
+    gen = _gen()
+    gen.generate(tmp_path / "obs", 0.4, 4, 4, 1, 40, 0.0, 5, resume_at=0.5)
+    lines = [json.loads(x) for x in (tmp_path / "obs" / "observe.jsonl").read_text().splitlines()]
+    runs = [x for x in lines if x["type"] == "run"]
+    updates = [x["update"] for x in lines if x["type"] == "update"]
+    assert len(runs) == 2 and runs[0]["resumed_from_update"] is None
+    k = runs[1]["resumed_from_update"]
+    again = {u for u in updates if updates.count(u) > 1}
+    assert again == {k + 1, k + 2, k + 3, k + 4} and len(updates) == len(set(updates)) + 4
+    r = build(str(tmp_path / "obs"), tmp_path / "site", BuildOptions(jobs=1))
+    assert r.updates == len(set(updates)) and not r.warnings
+
+
 @pytest.mark.parametrize("like,flat", [("calc_agent_multiturn", False), ("arith_sync", True)])
 def test_tinker_generator_builds(tmp_path, like, flat):
     gen = _gen()
