@@ -102,6 +102,7 @@ def watch(
                 report(message)
                 unreadable = message
             sig = last
+        pause = interval
         if sig != last:
             last = sig
             try:
@@ -109,6 +110,9 @@ def watch(
             except (InputError, OutputError) as exc:
                 report(f"reportgen: error: {exc} (will retry when the source changes)")
             else:
+                # a run that appends every second would keep a core busy rebuilding a long
+                # site: the pause after a build is at least twice the build
+                pause = max(interval, 2 * result.seconds)
                 generation += 1
                 write_live_marker(out, result, generation)
                 for w in result.warnings:
@@ -121,7 +125,7 @@ def watch(
                 report(result.summary())
                 if on_built:
                     on_built()
-        stop.wait(interval)
+        stop.wait(pause)
 
 
 class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):

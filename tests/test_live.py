@@ -188,3 +188,25 @@ def test_watch_says_each_kind_of_warning_once(tmp_path):
     torn = [s for s in said if "the last line is incomplete" in s]
     assert len(torn) == 1 and torn[0].startswith("reportgen: warning: ") and "(40 bytes)" in torn[0]
     assert sum(s.startswith("built ") for s in said) == 2
+
+
+def test_watch_pauses_twice_as_long_as_a_long_build(tmp_path, monkeypatch):
+    """A run appending every second must not keep a core busy: after a build of 3 s the
+    next check of the source comes 6 s later (the interval otherwise)."""
+    from reportgen import live
+    from reportgen.site import BuildResult
+
+    src, _rest = _split_demo(tmp_path)
+    monkeypatch.setattr(live, "build", lambda *a, **k: BuildResult(out=tmp_path / "site", seconds=3.0))
+    monkeypatch.setattr(live, "write_live_marker", lambda *a: None)
+    waits: list[float] = []
+
+    class Stop(threading.Event):
+        def wait(self, timeout=None):
+            waits.append(timeout)
+            if len(waits) == 2:
+                self.set()
+            return self.is_set()
+
+    live.watch(str(src), tmp_path / "site", BuildOptions(jobs=1), interval=0.5, report=lambda s: None, stop=Stop())
+    assert waits == [6.0, 0.5]  # after the build; then the source had not changed
