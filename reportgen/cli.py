@@ -193,6 +193,13 @@ def main() -> None:
     help="Add the rendered-markdown view of every text (auto: unless the export is over 64 MiB).",
 )
 @click.option("--watch", is_flag=True, help="Keep the site current while the run grows (Ctrl-C stops).")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.1),
+    default=2.0,
+    show_default=True,
+    help="With --watch: seconds between checks of the source (at least twice the last build).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 def build(
     sources: tuple[str, ...],
@@ -204,6 +211,7 @@ def build(
     jobs: int,
     markdown: str,
     watch: bool,
+    interval: float,
     quiet: bool,
 ) -> None:
     """Build the site of the run at SOURCE into OUT, or one site for a sweep of runs.
@@ -246,7 +254,7 @@ def build(
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
         bar = _Progress(not quiet)
         try:
-            watch_run(sources[0], Path(out), options, report=_live_report(bar, quiet), progress=bar)
+            watch_run(sources[0], Path(out), options, interval=interval, report=_live_report(bar, quiet), progress=bar)
         except KeyboardInterrupt:
             bar.close()
             click.echo("stopped")
@@ -381,7 +389,13 @@ def demo(out: str, quiet: bool) -> None:
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title.")
-@click.option("--interval", type=float, default=2.0, show_default=True, help="Seconds between checks of the source.")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.1),
+    default=2.0,
+    show_default=True,
+    help="Seconds between checks of the source (at least twice the last build).",
+)
 def serve(
     source: str,
     out: str | None,
