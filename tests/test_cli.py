@@ -170,3 +170,8 @@ def test_summary_counts_a_tinker_runs_iterations(tmp_path):
     assert r.exit_code == 0, r.output
     last = r.output.strip().splitlines()[-1]
     assert " iterations, " in last and " updates" not in last
+
+
+def test_watch_interval_below_a_tenth_of_a_second_is_a_usage_error(tmp_path):
+    r = invoke("build", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "s"), "--watch", "--interval", "0")
+    assert r.exit_code == 2 and "--interval" in r.output
