@@ -175,8 +175,10 @@ def serve(
     try:
         while not first.wait(0.5):
             if stop.is_set():
+                server.server_close()
                 return
-    except BaseException:
+    except BaseException:  # Ctrl-C during the first build: stop the watch too
+        stop.set()
         server.server_close()
         raise
     url = f"http://{host}:{bound}/index.html"
