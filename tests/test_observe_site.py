@@ -377,6 +377,18 @@ def test_counts_are_written_with_thousands_separators(tmp_path):
     ]
 
 
+def test_index_counts_a_long_run_with_thousands_separators(tmp_path):
+    o = Obs().run("grpo", group_size=1)
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "a", prompt="p:0"))
+    for n in range(1, 1002):
+        o.batch(o.update(n, reward__mean=0.5))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    index = soup(tmp_path / "site" / "index.html")
+    facts = {dt.get_text(): dd.get_text() for dt, dd in zip(index.select(".run-head dt"), index.select(".run-head dd"))}
+    assert facts["updates"] == "1,001" and facts["with texts"] == "1"
+    assert "of 1,001 updates" in index.select_one(".rg-downloads").get_text(" ", strip=True)
+
+
 def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     """prompts.js extends the "same prompt in" links of group prompts; a page of PPO members
     (each with its own prompt, no group prompt) shows no such links and does not load it."""

@@ -8,15 +8,21 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_charts = resolve('charts')
+    try:
+        t_1 = environment.filters['thousands']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'thousands' found.")
     pass
     if environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'enabled'):
         pass
         yield '\n<div class="rg-charts-head">\n  <h2>Charts</h2>\n  <p class="rg-downloads">Download the '
-        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_metrics'))
+        yield escape(t_1(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_metrics')))
         yield ' metric'
         yield escape(('' if (environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_metrics') == 1) else 's'))
         yield ' of '
-        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_rows'))
+        yield escape(t_1(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_rows')))
         yield ' '
         yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
         yield escape(('' if (environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_rows') == 1) else 's'))
@@ -86,7 +92,7 @@ def root(context, missing=missing):
             pass
             yield '\n<p class="subtle">None of the usual training metrics holds a value in this run; the explorer below shows every metric.</p>\n'
         yield '\n\n<section class="rg-explorer" id="explorer" aria-label="Metric explorer">\n  <h2>Metric explorer</h2>\n  <div class="rg-explorer-body">\n    <div class="rg-picker">\n      <input type="search" id="rg-search" placeholder="Search '
-        yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_metrics'))
+        yield escape(t_1(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'n_metrics')))
         yield ' metrics" aria-label="Search metrics" autocomplete="off" spellcheck="false">\n      <div class="rg-picker-actions subtle"><span id="rg-picked-count">none picked</span> <button type="button" id="rg-clear" class="rg-btn">clear</button></div>\n      <div id="rg-metric-list" class="rg-metric-list" role="group" aria-label="Metrics"></div>\n    </div>\n    <div class="rg-explorer-main">\n      <div class="rg-controls">\n        <label>smoothing (EMA) <input type="range" id="rg-smooth" min="0" max="0.99" step="0.01" value="0"> <output id="rg-smooth-out" for="rg-smooth">off</output></label>\n        <label><input type="checkbox" id="rg-log"> log scale</label>\n        <label>x axis <select id="rg-xmode">\n          <option value="step">'
         yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
         yield '</option>\n          '
@@ -101,4 +107,4 @@ def root(context, missing=missing):
         yield '\n<p class="subtle">No metric was logged in this run.</p>\n'
 
 blocks = {}
-debug_info = '2=12&5=15&6=25&8=40&9=43&10=45&12=59&13=63&14=71&15=79&27=89&36=91&37=93&41=97'
+debug_info = '2=18&5=21&6=31&8=46&9=49&10=51&12=65&13=69&14=77&15=85&27=95&36=97&37=99&41=103'

@@ -156,7 +156,7 @@ def block_main(context, missing=missing):
             pass
             yield 'where exported'
         yield '</dd></div>\n    <div><dt>updates</dt><dd>'
-        yield escape(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations')))
+        yield escape(t_4(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))))
         yield '</dd></div>\n    '
     else:
         pass
@@ -171,10 +171,10 @@ def block_main(context, missing=missing):
             yield '</dd></div>'
         l_1_k = l_1_v = missing
         yield '\n    <div><dt>iterations</dt><dd>'
-        yield escape(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations')))
+        yield escape(t_4(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))))
         yield '</dd></div>\n    '
     yield '\n    <div><dt>with texts</dt><dd>'
-    yield escape((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts))
+    yield escape(t_4((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts)))
     yield '</dd></div>\n    '
     if (undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts):
         pass
@@ -377,7 +377,7 @@ def block_main(context, missing=missing):
     if (not t_6(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
         pass
         yield '<p><a href="code_diff.html">code.diff</a> ('
-        yield escape(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff')))
+        yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
 
