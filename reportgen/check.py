@@ -88,11 +88,13 @@ class CheckReport:
         """The last line of the text output."""
         what = f"{self.source} ({self.format or 'unknown format'})"
         if self.ok:
-            facts = ", ".join(f"{v} {k}" for k, v in self.facts.items() if isinstance(v, int))
+            facts = ", ".join(
+                f"{v:,} {k}" for k, v in self.facts.items() if isinstance(v, int) and not isinstance(v, bool)
+            )
             return f"reportgen check: {what}: no problem found ({facts})"
         total = sum(self.counts.values())
-        kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return f"reportgen check: {what}: {total} problem(s): {kinds}"
+        kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"reportgen check: {what}: {total:,} problem(s): {kinds}"
 
     def lines(self) -> list[str]:
         """The text output, one problem a line, then the summary."""
