@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -111,6 +111,18 @@ def _live_report(bar: _Progress, quiet: bool) -> Callable[[str], None]:
     return report
 
 
+def _interval_option(with_watch: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--interval`` of ``build --watch`` and ``serve``."""
+    what = "seconds between checks of the source (at least twice the last build)."
+    return click.option(
+        "--interval",
+        type=click.FloatRange(min=0.1),
+        default=2.0,
+        show_default=True,
+        help=f"With --watch: {what}" if with_watch else what.capitalize(),
+    )
+
+
 def run_build(
     source: str,
     out: str,
@@ -193,13 +205,7 @@ def main() -> None:
     help="Add the rendered-markdown view of every text (auto: unless the export is over 64 MiB).",
 )
 @click.option("--watch", is_flag=True, help="Keep the site current while the run grows (Ctrl-C stops).")
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=0.1),
-    default=2.0,
-    show_default=True,
-    help="With --watch: seconds between checks of the source (at least twice the last build).",
-)
+@_interval_option(with_watch=True)
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 def build(
     sources: tuple[str, ...],
@@ -389,13 +395,7 @@ def demo(out: str, quiet: bool) -> None:
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title.")
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=0.1),
-    default=2.0,
-    show_default=True,
-    help="Seconds between checks of the source (at least twice the last build).",
-)
+@_interval_option(with_watch=False)
 def serve(
     source: str,
     out: str | None,
