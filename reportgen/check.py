@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -120,8 +121,13 @@ class CheckReport:
         }
 
 
-def check(source: str, fmt: str | None = None) -> CheckReport:
-    """Check one observe export or tinker log_path; never raises for bad input."""
+Progress = Callable[[int, int, str], None]
+
+
+def check(source: str, fmt: str | None = None, progress: Progress | None = None) -> CheckReport:
+    """Check one observe export or tinker log_path; never raises for bad input.
+
+    ``progress(done, total, unit)`` as a build's: the bytes scanned, then the iterations loaded."""
     t0 = time.perf_counter()
     report = CheckReport(source=source)
     try:
@@ -136,10 +142,10 @@ def check(source: str, fmt: str | None = None) -> CheckReport:
 
         if isinstance(reader, ObserveReader):
             report.format = "observe"
-            _check_observe(reader, report)
+            _check_observe(reader, report, progress)
         else:
             report.format = "tinker"
-            _check_tinker(reader, report)
+            _check_tinker(reader, report, progress)
     finally:
         close = getattr(reader, "close", None)
         if close:
@@ -148,13 +154,16 @@ def check(source: str, fmt: str | None = None) -> CheckReport:
     return report
 
 
-def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str) -> None:
+def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, progress: Progress | None) -> None:
     """Load every iteration with texts, as a build would; their warnings become problems."""
     refs: list[IterationRef] = [r for r in run.iterations if r.has_texts]
     for label in sorted(run.evals):
         refs.extend(r for r in run.evals[label] if r.has_texts)
     rollouts = 0
-    for ref in refs:
+    unit = "updates" if run.format == "observe" else "iterations"
+    for done, ref in enumerate(refs):
+        if progress is not None:
+            progress(done, len(refs), unit)
         what = ("update" if run.format == "observe" else "step") + f" {ref.number}"
         if ref.kind == "eval":
             what = f"evaluator {ref.label}, step {ref.number}"
@@ -201,11 +210,11 @@ def _kind(message: str, default: str) -> str:
 
 
 # ---------------------------------------------------------------- observe
-def _check_observe(reader: Any, report: CheckReport) -> None:
+def _check_observe(reader: Any, report: CheckReport, progress: Progress | None) -> None:
     reader.notes = []
     path = reader.path
     try:
-        run = reader.scan()
+        run = reader.scan(progress=progress)
     except InputError as exc:
         for line, kind, message in reader.notes:
             report.add(path, line, kind, message)
@@ -230,7 +239,7 @@ def _check_observe(reader: Any, report: CheckReport) -> None:
         segments=len(run.segments),
         lines=int(run.info.get("lines", 0)),
     )
-    _load_all(reader, run, report, path)
+    _load_all(reader, run, report, path, progress)
 
 
 # ----------------------------------------------------------------- tinker
@@ -280,7 +289,7 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
     return torn
 
 
-def _check_tinker(reader: Any, report: CheckReport) -> None:
+def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -> None:
     st = reader.storage
     try:
         run = reader.scan()
@@ -328,7 +337,7 @@ def _check_tinker(reader: Any, report: CheckReport) -> None:
         metrics_rows=len(run.metrics),
     )
     before = sum(report.counts.values())
-    _load_all(reader, run, report, st.display())
+    _load_all(reader, run, report, st.display(), progress)
     # torn tails read again by load(): listed once
     if sum(report.counts.values()) != before:
         _drop_torn_duplicates(report, torn)

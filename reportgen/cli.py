@@ -52,8 +52,9 @@ class _Progress:
     """A one-line progress bar on a terminal, nothing when piped or quiet: the export read (a
     large observe export takes seconds), then the updates rendered, with the time left."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, verb: str = "rendering") -> None:
         self.enabled = enabled and sys.stderr.isatty()
+        self.verb = verb  # what is done to the updates after the export is read
         self.shown = False
         self.unit = ""
         self.began = 0.0
@@ -71,7 +72,7 @@ class _Progress:
         if unit == "bytes":
             text = f"reading {bar} {done / 2**20:,.0f}/{total / 2**20:,.0f} MiB"
         else:
-            text = f"rendering {bar} {done:,}/{total:,} {unit}"
+            text = f"{self.verb} {bar} {done:,}/{total:,} {unit}"
         elapsed = now - self.began
         if 0 < done < total and elapsed >= 2:  # a rate of the first second says little
             text += f", {_duration(elapsed * (total - done) / done)} left"
@@ -464,14 +465,17 @@ def check_command(source: str, fmt: str | None, as_json: bool) -> None:
 
     from .check import CheckReport, check
 
+    bar = _Progress(True, "checking")
     try:
-        report = check(source, fmt)
+        report = check(source, fmt, bar)
     except Exception as exc:  # a bug of ours: still an answer, never a traceback
         if os.environ.get("REPORTGEN_DEBUG"):
             raise
         report = CheckReport(source=source, fatal=True)
         message = f"{type(exc).__name__}: {exc}; please report it (REPORTGEN_DEBUG=1 shows the traceback)"
         report.add(source, None, "internal error", message)
+    finally:
+        bar.close()
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:

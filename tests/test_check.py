@@ -134,3 +134,17 @@ def test_check_never_writes(tmp_path):
     before = hash_tree(src)
     invoke("check", str(src))
     assert hash_tree(src) == before
+
+
+def test_check_reports_its_progress(tmp_path):
+    """A large export takes seconds to check: the bytes scanned, then the updates loaded."""
+    from .test_cli import _gen
+
+    _gen().generate(tmp_path / "run", 3, 8, 8, 1, 60, 0.0, 0)
+    seen: list[tuple[int, int, str]] = []
+    report = check(str(tmp_path / "run"), progress=lambda d, t, unit: seen.append((d, t, unit)))
+    assert report.ok
+    units = [u for _, _, u in seen]
+    assert "bytes" in units and units.index("bytes") < units.index("updates")
+    loads = [(d, t) for d, t, u in seen if u == "updates"]
+    assert loads == [(i, report.facts["pages"]) for i in range(report.facts["pages"])]
