@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -389,7 +390,7 @@ def demo(out: str, quiet: bool) -> None:
     "out",
     default=None,
     type=click.Path(file_okay=False),
-    help="Folder for the site (default: a temporary folder).",
+    help="Folder for the site (default: a temporary folder, removed when serve stops).",
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Bind another address only on purpose.")
@@ -421,7 +422,10 @@ def serve(
     from .live import serve as serve_site
     from .site import BuildOptions, default_jobs
 
-    target = Path(out) if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-")) / "site"
+    # without -o the site lives in a temporary folder, removed when serve stops: a site per
+    # session would otherwise pile up in /tmp, gigabytes each for a large run
+    scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
+    target = scratch / "site" if scratch is not None else Path(str(out))
     options = BuildOptions(fmt=fmt, title=title, jobs=default_jobs())
     bar = _Progress(True)
     try:
@@ -443,6 +447,9 @@ def serve(
         _fail(str(exc))
     except OSError as exc:
         _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 @main.command("check")

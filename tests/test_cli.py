@@ -175,3 +175,24 @@ def test_summary_counts_a_tinker_runs_iterations(tmp_path):
 def test_watch_interval_below_a_tenth_of_a_second_is_a_usage_error(tmp_path):
     r = invoke("build", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "s"), "--watch", "--interval", "0")
     assert r.exit_code == 2 and "--interval" in r.output
+
+
+def test_serve_removes_its_temporary_site_when_it_stops(tmp_path, monkeypatch):
+    """Without -o, serve builds into a temporary folder, and removes it on Ctrl-C."""
+    from reportgen import live
+
+    made: list[Path] = []
+
+    def fake_serve(source, out, options, **kwargs):
+        out.mkdir(parents=True)
+        (out / "index.html").write_text("x")
+        made.append(out)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(live, "serve", fake_serve)
+    r = invoke("serve", str(FIXTURES / "observe" / "examples"))
+    assert r.exit_code == 0 and "stopped" in r.output
+    assert made and not made[0].parent.exists()
+    # a site asked for with -o stays
+    r = invoke("serve", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "kept"))
+    assert (tmp_path / "kept" / "index.html").is_file()
