@@ -109,6 +109,10 @@ def watch(
                 result = build(source, out, options, progress)
             except (InputError, OutputError) as exc:
                 report(f"reportgen: error: {exc} (will retry when the source changes)")
+            except Exception:
+                if stop.is_set():  # stopped meanwhile: serve may have removed its folder
+                    return
+                raise
             else:
                 # a run that appends every second would keep a core busy rebuilding a long
                 # site: the pause after a build is at least twice the build
