@@ -210,3 +210,23 @@ def test_watch_pauses_twice_as_long_as_a_long_build(tmp_path, monkeypatch):
 
     live.watch(str(src), tmp_path / "site", BuildOptions(jobs=1), interval=0.5, report=lambda s: None, stop=Stop())
     assert waits == [6.0, 0.5]  # after the build; then the source had not changed
+
+
+def test_watch_ends_quietly_when_a_build_fails_after_stop(tmp_path, monkeypatch):
+    """serve removes its temporary folder when stopped; a build still running then fails, and
+    the watch ends without a traceback. A failure while running is not hidden."""
+    import pytest
+
+    from reportgen import live
+
+    src, _rest = _split_demo(tmp_path)
+    stop = threading.Event()
+
+    def failing(*a, **k):
+        raise FileNotFoundError("gone")
+
+    monkeypatch.setattr(live, "build", lambda *a, **k: (stop.set(), failing())[1])
+    live.watch(str(src), tmp_path / "site", BuildOptions(jobs=1), report=lambda s: None, stop=stop)
+    monkeypatch.setattr(live, "build", failing)
+    with pytest.raises(FileNotFoundError):
+        live.watch(str(src), tmp_path / "site", BuildOptions(jobs=1), report=lambda s: None, stop=threading.Event())
