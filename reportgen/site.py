@@ -33,6 +33,8 @@ from markupsafe import Markup
 
 from . import __version__
 from .errors import InputError, OutputError
+from .memory import MEMORY_BUDGET
+from .memory import rss as _rss
 from .model import IterationRef, Member, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Reader
@@ -865,8 +867,6 @@ def _sequences(run: Run) -> list[list[IterationRef]]:
     return seqs
 
 
-# the build's memory goal (issue 6: 400 MiB for a 200 MiB export), for all its processes
-MEMORY_BUDGET = 400 << 20
 MAX_JOBS = 8  # default_jobs' ceiling; workers_for_memory may start fewer
 # the RSS of one render worker: every page of the main process at the fork (the
 # run's index: shared, but counted again in the worker's RSS), its own 10 MiB, and 5
@@ -912,14 +912,6 @@ def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int, main_gr
     main = _rss()
     per_worker = max(_WORKER_BASE, main + _WORKER_OWN + _WORKER_PER_INPUT_BYTE * largest)
     return max(1, min(jobs, (MEMORY_BUDGET - main - main_growth) // per_worker))
-
-
-def _rss() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return 64 << 20  # what a build's main process holds on the benchmarks
 
 
 def usable_cpus() -> int:

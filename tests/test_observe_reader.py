@@ -714,3 +714,16 @@ def test_prompt_spans_packed_or_not_read_the_same(tmp_path, monkeypatch):
             again = ObserveReader(Storage(str(d)))
             assert again.restore(orjson.loads(orjson.dumps(reader.state())))
             assert again._prompts == reader._prompts
+
+
+def test_scan_workers_fit_the_memory_budget(monkeypatch):
+    """Each scan worker counts the main process's pages again: 8 asked for on a machine of
+    8 cores get as many as fit 400 MiB summed (8 summed 375-393 MiB on updates of 55 MiB)."""
+    from reportgen.sources import observe
+
+    monkeypatch.setattr(observe, "rss", lambda: 26 << 20)
+    assert observe.scan_workers_for_memory(8, 8 << 20) == 6  # (400 - 26 - 64) // (26 + 24)
+    assert observe.scan_workers_for_memory(2, 8 << 20) == 2
+    assert observe.scan_workers_for_memory(8, 2 << 20) == 8  # a rebuild's small ranges
+    monkeypatch.setattr(observe, "rss", lambda: 300 << 20)  # a main process near the budget
+    assert observe.scan_workers_for_memory(8, 8 << 20) == 1

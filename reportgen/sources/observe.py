@@ -34,6 +34,7 @@ from typing import IO, Any
 import orjson
 
 from ..errors import InputError
+from ..memory import MEMORY_BUDGET, rss
 from ..model import (
     Group,
     Iteration,
@@ -132,6 +133,15 @@ _RUN = "\x00rollouts"  # the kind of a run of consecutive rollouts of one update
 # below this, forking workers costs more than it saves; a rebuild's scan of the 5% a run
 # appended is above it (9.7 MiB of the 190 MiB benchmark: 0.116 s serial, 0.092 s with 2 workers)
 _PARALLEL_MIN = 4 << 20
+# a scan worker's RSS: every page of the main process at the fork (counted again in the
+# worker's RSS) and up to 3 bytes for every byte of its range (its slim records until they
+# are sent back; freed memory stays in the worker, see site.tune_malloc). Measured with 8 MiB
+# ranges and the main process at 25-31 MiB: 27-30 MiB a worker on GRPO, up to 46-53 on
+# updates of 55 MiB, whose batches the main process assembles line by line meanwhile
+# (25 -> 57-78 MiB: _SCAN_MAIN_GROWTH). 8 workers summed 375-393 MiB there, the 6 that
+# memory.MEMORY_BUDGET now allows 281-290 MiB.
+_SCAN_BYTES_PER_RANGE_BYTE = 3
+_SCAN_MAIN_GROWTH = 64 << 20
 _MIN_RANGE = 2 << 20  # the least a scan worker is given
 _RANGE_PIECE = 1 << 20  # a scan worker reads its range this much at a time
 
@@ -375,6 +385,15 @@ def _summarize_batches(lines: list[tuple[int, int, Any]]) -> list[tuple[int, int
         out.append(lines[i])
         i += 1
     return out
+
+
+def scan_workers_for_memory(jobs: int, step: int) -> int:
+    """At most ``jobs`` scan workers for ranges of ``step`` bytes, and no more than fit
+    MEMORY_BUDGET with this process: 6 of 8 asked for, this process at 26 MiB and ranges of
+    8 MiB."""
+    main = rss()
+    per_worker = main + _SCAN_BYTES_PER_RANGE_BYTE * step
+    return max(1, min(jobs, (MEMORY_BUDGET - main - _SCAN_MAIN_GROWTH) // per_worker))
 
 
 # a prompt's span packed in one integer below 2**63 (orjson writes it into page keys): lines
@@ -725,7 +744,8 @@ class ObserveReader:
         step = max(_MIN_RANGE, min(_CHUNK, -(-left // jobs)), -(-left // (jobs * 8)))
         bounds = [(a, min(a + step, size)) for a in range(offset, size, step)]
         ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(bounds)), mp_context=ctx) as pool:
+        workers = min(len(bounds), scan_workers_for_memory(jobs, step))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
             results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
             for part in results:
                 yield from part
