@@ -708,12 +708,31 @@ def test_prompt_spans_packed_or_not_read_the_same(tmp_path, monkeypatch):
             m.setattr(observe, "_SPAN_MASK", 3)  # every prompt line is longer: tuples
             reader = ObserveReader(Storage(str(d)))
             reader.scan()
-            spans = [v for seg in reader._prompts.values() for v in seg.values()]
+            spans = [v for seg in reader._prompts.values() for _i, v in seg.items()]
             assert spans and all(isinstance(v, tuple) for v in spans)
             assert _load_everything(d) == packed
             again = ObserveReader(Storage(str(d)))
             assert again.restore(orjson.loads(orjson.dumps(reader.state())))
-            assert again._prompts == reader._prompts
+            assert {seg: dict(v.items()) for seg, v in again._prompts.items()} == {
+                seg: dict(v.items()) for seg, v in reader._prompts.items()
+            }
+
+
+def test_a_segments_prompt_spans_by_key_id():
+    """Packed spans in an array by key id, a span that does not pack beside it; a later
+    record of a key replaces the earlier one, whichever form either takes."""
+    from reportgen.sources.observe import _Spans
+
+    spans = _Spans()
+    spans[3] = 7
+    spans[0] = 0  # offset 0, length 0 packs to 0: still a span, not "none"
+    assert [spans.get(i) for i in range(5)] == [0, None, None, 7, None]
+    assert spans.get(9, "none") == "none"
+    spans[3] = (1, 2)
+    spans[5] = (8, 9)
+    assert spans.get(3) == (1, 2) and list(spans.items()) == [(0, 0), (3, (1, 2)), (5, (8, 9))]
+    spans[3] = 11
+    assert spans.get(3) == 11 and list(spans.items()) == [(0, 0), (3, 11), (5, (8, 9))]
 
 
 def test_scan_workers_fit_the_memory_budget(monkeypatch):

@@ -418,6 +418,53 @@ def _unpack_span(packed: int | tuple[int, int]) -> tuple[int, int]:
     return start, start + (packed & _SPAN_MASK)
 
 
+class _Spans:
+    """One segment's prompt spans by key id (ids are dense: ``ObserveReader._key_names``).
+
+    Packed spans sit in an array, 8 bytes an entry (-1: none); a dict held a table slot and
+    an int object for each, 15 MiB for 196,000 PPO prompts in the main process, counted
+    again by the render worker forked from it. A span that does not pack (a tuple) is kept
+    in a dict beside it."""
+
+    __slots__ = ("packed", "other")
+
+    def __init__(self) -> None:
+        self.packed = array("q")
+        self.other: dict[int, tuple[int, int]] = {}
+
+    def __setitem__(self, i: int, span: int | tuple[int, int]) -> None:
+        packed = self.packed
+        if type(span) is int:
+            if i >= len(packed):
+                packed.frombytes(b"\xff" * (8 * (i + 1 - len(packed))))  # -1s
+            packed[i] = span
+            if self.other:
+                self.other.pop(i, None)
+        else:
+            self.other[i] = span  # type: ignore[assignment]  # a tuple: mypy keeps the union
+            if i < len(packed):
+                packed[i] = -1
+
+    def get(self, i: int, default: Any = None) -> int | tuple[int, int] | Any:
+        """The span of key id ``i``, as _pack_span gave it."""
+        packed = self.packed
+        if i < len(packed):
+            v = packed[i]
+            if v >= 0:
+                return v
+        return self.other.get(i, default)
+
+    def items(self) -> Iterator[tuple[int, int | tuple[int, int]]]:
+        """(key id, span), packed spans in id order, then the others."""
+        for i, v in enumerate(self.packed):
+            if v >= 0:
+                yield i, v
+        yield from self.other.items()
+
+
+_NO_SPANS = _Spans()  # a segment without prompt records: read, never written
+
+
 class ObserveReader:
     """Reads one ``observe.jsonl`` (see the module docstring)."""
 
@@ -429,7 +476,7 @@ class ObserveReader:
         # segment -> key id -> span, packed (_pack_span): a tuple of two offsets cost 84 bytes
         # more a prompt, 16 MiB in an index of 196,000 PPO prompts, and every render worker
         # forked from this process counts its pages again
-        self._prompts: dict[int, dict[int, int | tuple[int, int]]] = {}
+        self._prompts: dict[int, _Spans] = {}
         # every prompt key met, once: a run's index must not keep a string per rollout
         self._key_ids: dict[str, int] = {}
         self._key_names: list[str] = []
@@ -560,7 +607,7 @@ class ObserveReader:
                     if isinstance(key, str):
                         spans = self._prompts.get(seg)
                         if spans is None:
-                            spans = self._prompts[seg] = {}
+                            spans = self._prompts[seg] = _Spans()
                         spans[key_id(key)] = _pack_span(s, e)
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
@@ -841,9 +888,12 @@ class ObserveReader:
                     return array("d", [math.nan if x is None else float(x) for x in values])
                 return array("d", values)  # TypeError for anything but numbers
 
-            prompts: dict[int, dict[int, int | tuple[int, int]]] = {}
+            prompts: dict[int, _Spans] = {}
             for seg, i, a, b in state["prompts"]:
-                prompts.setdefault(int(seg), {})[key_id(i)] = _pack_span(int(a), int(b))
+                spans = prompts.get(int(seg))
+                if spans is None:
+                    spans = prompts[int(seg)] = _Spans()
+                spans[key_id(i)] = _pack_span(int(a), int(b))
             updates: dict[tuple[int, int], _UpdateIndex] = {}
             for seg, n, rs, ss, status, time, metrics, rollouts, keys, flat in state["updates"]:
                 updates[(int(seg), int(n))] = _UpdateIndex(
@@ -881,7 +931,7 @@ class ObserveReader:
         # the prompts in id order (_finish sorts the ids): the same bytes give the same ids,
         # and the names are in the key, so an id that names another prompt changes it
         names = self._key_names
-        span = self._prompts.get(seg, {}).get
+        span = self._prompts.get(seg, _NO_SPANS).get
         prompts = [([names[i] for i in ids], [span(i) for i in ids]) for ids in (u.prompt_ids, u.flat_ids)]
         return hashlib.sha256(key_bytes((seg, n, u.rollout_spans, u.side_spans, prompts))).hexdigest()
 
@@ -1172,7 +1222,7 @@ class ObserveReader:
 
     def _prompt(self, seg: int, key: str) -> Prompt:
         i = self._key_ids.get(key)
-        packed = None if i is None else self._prompts.get(seg, {}).get(i)
+        packed = None if i is None else self._prompts.get(seg, _NO_SPANS).get(i)
         if packed is None:
             return Prompt(key=key, messages=None)
         span = _unpack_span(packed)
