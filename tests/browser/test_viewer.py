@@ -476,9 +476,10 @@ def test_anchor_and_copy_link(sites, watched):
     wait_js(watched, "location.hash.indexOf('q=answer') >= 0")
     watched.page.click("#g0-m1 .copylink")
     assert hash_of(watched) == "#q=answer&at=g0-m1"
-    assert "link copied" in watched.page.inner_text("#rg-toast") or "copy this link" in watched.page.inner_text(
-        "#rg-toast"
-    )
+    # the toast says so once the clipboard answers (a promise): wait for it, then read it once
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    toast = watched.page.inner_text("#rg-toast")
+    assert "link copied" in toast or "copy this link" in toast
     watched.goto(file_url(site / "train_iteration_000001.html") + "#q=answer&at=g0-m1")
     wait_js(watched, "document.getElementById('f-q').value === 'answer'")
     top = watched.page.eval_on_selector("#g0-m1", "e => e.getBoundingClientRect().top")
