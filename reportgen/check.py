@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .errors import InputError
 from .model import IterationRef, Run
+from .sources import Progress
 from .sources.detect import open_source
 from .sources.jsonl import LineError, parse_line
 
@@ -121,9 +121,6 @@ class CheckReport:
         }
 
 
-Progress = Callable[[int, int, str], None]
-
-
 def check(source: str, fmt: str | None = None, progress: Progress | None = None) -> CheckReport:
     """Check one observe export or tinker log_path; never raises for bad input.
 
@@ -160,7 +157,7 @@ def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, pro
     for label in sorted(run.evals):
         refs.extend(r for r in run.evals[label] if r.has_texts)
     rollouts = 0
-    unit = "updates" if run.format == "observe" else "iterations"
+    unit = run.iterations_word
     for done, ref in enumerate(refs):
         if progress is not None:
             progress(done, len(refs), unit)

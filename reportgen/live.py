@@ -21,6 +21,7 @@ import orjson
 
 from .errors import InputError, OutputError
 from .site import BuildOptions, BuildResult, build
+from .sources import Progress
 from .storage import Storage
 
 LIVE_FILE = "live.js"
@@ -80,7 +81,7 @@ def watch(
     report: Callable[[str], None] = print,
     stop: threading.Event | None = None,
     on_built: Callable[[], None] | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Progress | None = None,
 ) -> None:
     """Rebuild ``out`` whenever ``source`` changes, until ``stop`` is set (``progress``: as
     ``site.build``'s, for each build)."""
@@ -161,7 +162,7 @@ def serve(
     report: Callable[[str], None] = print,
     stop: threading.Event | None = None,
     ready: Callable[[int], None] | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Progress | None = None,
 ) -> None:
     """Keep ``out`` current and serve it read-only over http."""
     stop = stop or threading.Event()

@@ -369,3 +369,8 @@ class Run:
     eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix
     # prompt key -> train iteration numbers where it was sampled (for cross-links)
     prompt_index: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def iterations_word(self) -> str:
+        """What its iterations are called in counts: "updates" (observe) or "iterations"."""
+        return "updates" if self.format == "observe" else "iterations"

@@ -37,7 +37,7 @@ from .memory import MEMORY_BUDGET
 from .memory import rss as _rss
 from .model import IterationRef, Member, Run, page_name
 from .resources import assets_dir, templates_dir
-from .sources import Reader
+from .sources import Progress, Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .views.index import index_context
@@ -964,7 +964,7 @@ def render_run(
     writer: SiteWriter,
     env: Environment,
     site_title: str,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Progress | None = None,
     up: tuple[str, str] | None = None,
     groups_per_page: int = 50,
     jobs: int = 1,
@@ -993,7 +993,7 @@ def render_run(
     sequences = _sequences(run)
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
-    unit = "updates" if run.format == "observe" else "iterations"
+    unit = run.iterations_word
     job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown)
     job.writer = writer
     job.sequences = sequences
@@ -1203,7 +1203,7 @@ def build(
     source: str,
     out: Path,
     options: BuildOptions | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Build the site of one run from ``source`` into ``out``."""
     options = options or BuildOptions()
@@ -1220,7 +1220,7 @@ def _build(
     source: str,
     out: Path,
     options: BuildOptions,
-    progress: Callable[[int, int, str], None] | None,
+    progress: Progress | None,
 ) -> BuildResult:
     t0 = time.perf_counter()
     tune_malloc()
@@ -1347,7 +1347,7 @@ def _build(
         reused=reused,
         rendered=len(new_pages) - reused,
         latest=_latest_page(run),
-        word="updates" if run.format == "observe" else "iterations",
+        word=run.iterations_word,
         seconds=time.perf_counter() - t0,
         warnings=list(run.warnings),
     )

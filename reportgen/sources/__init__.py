@@ -24,13 +24,16 @@ from typing import Protocol
 from ..model import Iteration, IterationRef, Run
 from ..storage import Storage
 
+# progress(done, total, unit): "bytes" read by a scan, then "updates" or "iterations" done
+Progress = Callable[[int, int, str], None]
+
 
 class Reader(Protocol):
     """What the site builder needs from a reader."""
 
     storage: Storage
 
-    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run: ...
+    def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run: ...
 
     def load(self, ref: IterationRef) -> Iteration: ...
 

@@ -25,7 +25,7 @@ import io
 import math
 import multiprocessing
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,6 +47,7 @@ from ..model import (
     ToolCall,
 )
 from ..storage import Storage
+from . import Progress
 from .jsonl import LineError, finite_or_none, int_or_none, key_bytes, parse_line, str_or_none
 
 FILE = "observe.jsonl"
@@ -473,9 +474,8 @@ class ObserveReader:
         self.file = file
         self.path = self.storage.display(self.file)
         self._updates: dict[tuple[int, int], _UpdateIndex] = {}
-        # segment -> key id -> span, packed (_pack_span): a tuple of two offsets cost 84 bytes
-        # more a prompt, 16 MiB in an index of 196,000 PPO prompts, and every render worker
-        # forked from this process counts its pages again
+        # segment -> its prompt spans by key id (_Spans: packed, 8 bytes a prompt): every render
+        # worker forked from this process counts these pages again
         self._prompts: dict[int, _Spans] = {}
         # every prompt key met, once: a run's index must not keep a string per rollout
         self._key_ids: dict[str, int] = {}
@@ -504,7 +504,7 @@ class ObserveReader:
             self.notes.append((line, kind, message))
 
     # ------------------------------------------------------------------ scan
-    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run:
+    def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
         """Index the file and build the run (no texts).
 
         With ``jobs > 1`` and a large local file, the lines are parsed by

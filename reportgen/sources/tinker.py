@@ -49,7 +49,7 @@ import json
 import math
 import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -71,6 +71,7 @@ from ..model import (
     UnparsedToolCall,
 )
 from ..storage import Storage
+from . import Progress
 from .jsonl import parse_line
 from .tinker_html import logtree_from_html
 
@@ -194,7 +195,7 @@ class TinkerReader:
         self._html_doc: tuple[str, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ scan
-    def scan(self, jobs: int = 1, progress: Callable[[int, int, str], None] | None = None) -> Run:
+    def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
         """One pass over the run: header, metrics, iteration list; no texts.
 
         ``progress`` is not called: this reads the run's small files only (metrics, config,
