@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -141,10 +142,16 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
 
     do_PUT = do_DELETE = do_PATCH = do_POST  # noqa: N815
 
+    def send_head(self) -> Any:
+        # http.server answers If-Modified-Since from a timestamp in whole seconds: a page
+        # rebuilt within the second of its last copy would come back 304 and stay stale
+        # (the index after a quick rebuild). Pages are local and cheap: always send them.
+        del self.headers["If-Modified-Since"]
+        return super().send_head()
+
     def end_headers(self) -> None:
-        # the live marker must never come from a cache
-        if self.path.split("?", 1)[0].endswith("/" + LIVE_FILE):
-            self.send_header("Cache-Control", "no-store")
+        # every page can change with the next build: never used from a cache unasked
+        self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002

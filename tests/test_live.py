@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import time
@@ -230,3 +231,20 @@ def test_watch_ends_quietly_when_a_build_fails_after_stop(tmp_path, monkeypatch)
     monkeypatch.setattr(live, "build", failing)
     with pytest.raises(FileNotFoundError):
         live.watch(str(src), tmp_path / "site", BuildOptions(jobs=1), report=lambda s: None, stop=threading.Event())
+
+
+def test_serve_never_answers_a_rebuilt_page_from_a_stale_timestamp(tmp_path):
+    """A page rewritten within the same second as its last copy must not come back 304."""
+    src, _ = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    with serving(src, out) as base:
+        with urllib.request.urlopen(base + "/index.html", timeout=5) as r:
+            stamp = r.headers["Last-Modified"]
+            assert "no-store" in r.headers["Cache-Control"]
+        index = out / "index.html"
+        st = index.stat()
+        index.write_bytes(b"<!doctype html><p>rebuilt")
+        os.utime(index, ns=(st.st_atime_ns, st.st_mtime_ns))  # the same second, as a quick rebuild
+        req = urllib.request.Request(base + "/index.html", headers={"If-Modified-Since": stamp})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            assert r.status == 200 and r.read() == b"<!doctype html><p>rebuilt"
