@@ -314,12 +314,15 @@ def run_sweep(
     from .site import BuildOptions, default_jobs
     from .sweep import build_sweep
 
+    bar = _Progress(not quiet, "building")
+
     def on_run(name: str, ok: bool, message: str) -> None:
         if ok and not quiet:
+            bar.close()
             click.echo(message)
 
     jobs = jobs or default_jobs()
-    with _exit_codes():
+    with _exit_codes(bar.close):
         result = build_sweep(
             plan,
             Path(out),
@@ -328,7 +331,9 @@ def run_sweep(
             ),
             jobs=jobs,
             on_run=on_run,
+            progress=bar,
         )
+        bar.close()
         for w in result.warnings:
             click.echo(f"reportgen: warning: {w}", err=True)
         if not quiet:

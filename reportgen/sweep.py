@@ -40,6 +40,7 @@ from . import __version__
 from .errors import InputError, OutputError
 from .model import Run, page_name
 from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
+from .sources import Progress
 from .storage import Storage, is_url
 from .views.index import model_file_name
 from .views.text import safe_name, script_json
@@ -400,8 +401,8 @@ class SweepResult:
     def summary(self) -> str:
         """The CLI's last line."""
         return (
-            f"built {self.out}: a sweep of {self.runs} runs, {self.updates} updates, {self.rollouts} rollouts, "
-            f"{self.pages} pages written in {self.seconds:.2f} s"
+            f"built {self.out}: a sweep of {self.runs:,} runs, {self.updates:,} updates, {self.rollouts:,} rollouts, "
+            f"{self.pages:,} pages written in {self.seconds:.2f} s"
         )
 
 
@@ -438,8 +439,11 @@ def build_sweep(
     options: BuildOptions | None = None,
     jobs: int = 1,
     on_run: Callable[[str, bool, str], None] | None = None,
+    progress: Progress | None = None,
 ) -> SweepResult:
     """Build every run of ``plan`` under ``out/<name>/`` and the sweep's index; atomic like ``build``.
+
+    ``progress(done, total, "runs")`` is called as the runs are built (after ``on_run``).
 
     ``options.title`` is the sweep's title; each run is titled by its name. A run
     that fails is left out with a warning; if every run fails, the build fails.
@@ -474,6 +478,16 @@ def build_sweep(
             for name, _src in plan.runs
         ]
         outs = [str(staging / name) for name, _src in plan.runs]
+        outcomes: list[tuple[bool, str, list[str], tuple[int, int, int]]] = []
+
+        def done(name: str) -> None:
+            if on_run:
+                on_run(name, outcomes[-1][0], outcomes[-1][1])
+            if progress:
+                progress(len(outcomes), len(plan.runs), "runs")
+
+        if progress:
+            progress(0, len(plan.runs), "runs")
         if jobs > 1 and len(plan.runs) > 1:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -482,17 +496,13 @@ def build_sweep(
                     pool.submit(_build_one, src, o, opt, str(out / n))
                     for (n, src), o, opt in zip(plan.runs, outs, run_opts)
                 ]
-                outcomes = []
                 for (name, _src), fut in zip(plan.runs, futures):
                     outcomes.append(fut.result())
-                    if on_run:
-                        on_run(name, outcomes[-1][0], outcomes[-1][1])
+                    done(name)
         else:
-            outcomes = []
             for (name, src), o, opt in zip(plan.runs, outs, run_opts):
                 outcomes.append(_build_one(src, o, opt, str(out / name)))
-                if on_run:
-                    on_run(name, outcomes[-1][0], outcomes[-1][1])
+                done(name)
         failed = []
         for (name, _src), (ok, message, warnings, counts) in zip(plan.runs, outcomes):
             if not ok:

@@ -469,3 +469,26 @@ def test_markdown_option_reaches_every_run(tmp_path):
         pages = list((out / "a").glob("train_iteration_*.html"))
         assert pages
         assert any("has-md" in p.read_text(encoding="utf-8") for p in pages) is expect, flag
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_sweep_progress_counts_the_runs_built(runs_dir, tmp_path, jobs):
+    """A sweep of large runs takes minutes: the bar counts the runs as they are built."""
+    from reportgen.sweep import build_sweep, plan_sweep
+
+    plan = plan_sweep([str(runs_dir)], tmp_path / "site")
+    assert plan is not None
+    seen: list[tuple[int, int, str]] = []
+    named: list[str] = []
+    result = build_sweep(
+        plan,
+        tmp_path / "site",
+        BuildOptions(jobs=jobs),
+        jobs=jobs,
+        on_run=lambda name, ok, message: named.append(name),
+        progress=lambda d, t, unit: seen.append((d, t, unit)),
+    )
+    n = len(plan.runs)
+    assert result.runs == n == 6
+    assert seen == [(i, n, "runs") for i in range(n + 1)]
+    assert named == [name for name, _src in plan.runs]
