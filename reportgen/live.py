@@ -150,8 +150,11 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
     def end_headers(self) -> None:
-        # every page can change with the next build: never used from a cache unasked
-        self.send_header("Cache-Control", "no-store")
+        # every page can change with the next build: asked for again each time (no-cache,
+        # which send_head answers in full); not no-store, which keeps a page out of the
+        # back/forward cache, so that going back would reload it. The live marker: no-store.
+        live = self.path.split("?", 1)[0].endswith("/" + LIVE_FILE)
+        self.send_header("Cache-Control", "no-store" if live else "no-cache")
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
