@@ -1,7 +1,9 @@
 /* reportgen live mode: poll live.js (written by `reportgen build --watch` / `reportgen serve`)
    by re-injecting a <script> tag, which works from file:// and over http, and tell the reader
    when new updates arrived. The index reloads itself to refresh its charts and table, once the
-   reader pauses: not while they type in a field or move over the page (at most a minute). */
+   reader pauses: not while they type in a field or move over the page (at most a minute). What
+   the address does not keep (the metric search, the metric groups opened, the scroll) is kept
+   in sessionStorage across that reload and given back once the explorer is drawn. */
 (function () {
   "use strict";
   var me = document.currentScript;
@@ -21,6 +23,49 @@
     var tag = a.tagName;
     return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && a.type !== "checkbox" && a.type !== "radio");
   }
+  var KEEP = "rg-live-keep:" + window.location.pathname;
+  function keep() {
+    var search = document.getElementById("rg-search");
+    var open = [];
+    Array.prototype.forEach.call(document.querySelectorAll("#rg-metric-list details[open]"), function (d) {
+      open.push(d.getAttribute("data-group"));
+    });
+    try {
+      window.sessionStorage.setItem(KEEP, JSON.stringify({
+        search: search ? search.value : "", open: open, y: window.scrollY, hash: window.location.hash
+      }));
+    } catch (e) { /* storage refused (a private window, file:// in some browsers): reload without */ }
+  }
+  function giveBack() {
+    var saved = null;
+    try {
+      saved = JSON.parse(window.sessionStorage.getItem(KEEP) || "null");
+      window.sessionStorage.removeItem(KEEP);
+    } catch (e) { return; }
+    if (!saved || typeof saved !== "object" || saved.hash !== window.location.hash) return;
+    var tries = 0;
+    (function whenDrawn() {
+      // the explorer's list is built after the charts are drawn (charts.js)
+      var list = document.querySelector("#rg-metric-list details");
+      if (!list && document.documentElement.getAttribute("data-rg-charts") !== "drawn") {
+        if (++tries < 100) setTimeout(whenDrawn, 100);
+        return;
+      }
+      var search = document.getElementById("rg-search");
+      if (search && typeof saved.search === "string" && saved.search && !search.value) {
+        search.value = saved.search;
+        search.dispatchEvent(new Event("input"));
+      }
+      if (Array.isArray(saved.open)) {
+        Array.prototype.forEach.call(document.querySelectorAll("#rg-metric-list details"), function (d) {
+          if (!d.hidden && saved.open.indexOf(d.getAttribute("data-group")) >= 0) d.open = true;
+        });
+      }
+      // the browser restores the scroll before the charts have their height: again, unless the
+      // reader has moved meanwhile
+      if (typeof saved.y === "number" && !lastActive) window.scrollTo(0, saved.y);
+    })();
+  }
   function reloadWhenIdle() {
     var now = Date.now();
     if (!waitingSince) waitingSince = now;
@@ -28,6 +73,7 @@
       setTimeout(reloadWhenIdle, 1000);
       return;
     }
+    keep();
     window.location.reload();
   }
   function say(parts) {
@@ -44,7 +90,13 @@
       a.href = p[0];
       a.textContent = p[1];
       // a link to this very address only scrolls when the address has a #fragment
-      if (p[0] === window.location.href) a.addEventListener("click", function (e) { e.preventDefault(); window.location.reload(); });
+      if (p[0] === window.location.href) {
+        a.addEventListener("click", function (e) {
+          e.preventDefault();
+          if (isIndex) keep();
+          window.location.reload();
+        });
+      }
       banner.appendChild(a);
     });
   }
@@ -79,6 +131,7 @@
     s.onload = s.onerror = function () { s.parentNode && s.parentNode.removeChild(s); };
     document.head.appendChild(s);
   }
+  if (isIndex) giveBack();
   poll();
   setInterval(poll, 3000);
 })();

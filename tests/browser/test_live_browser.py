@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import time
+
 from ..test_live import _split_demo, serving
+
+
+def _until(page, expr: str, timeout: float = 10.0) -> None:
+    """Poll a JS expression (wait_for_function evaluates strings with eval, which the CSP forbids)."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(expr):
+        assert time.monotonic() < end, f"timed out waiting for {expr}"
+        page.wait_for_timeout(50)
 
 
 def test_open_page_shows_new_updates_notice(tmp_path, watched):
@@ -46,9 +56,17 @@ def test_open_index_refreshes_once_the_reader_pauses(tmp_path, watched):
         page.wait_for_timeout(4500)  # past the 3 s of quiet, the field still focused
         assert page.evaluate("window.__before_refresh") is True
         assert page.input_value("#rg-search") == "reward"
+        page.evaluate("window.scrollTo(0, 600)")
         with page.expect_event("load", timeout=15000):
             page.evaluate("document.activeElement.blur()")
         assert page.evaluate("window.__before_refresh") is None
         assert page.locator("#iterations tbody tr").count() > rows_before
+        # what the address does not keep comes back: the metric search (its list filtered) and the scroll
+        _until(page, "document.getElementById('rg-search').value === 'reward'")
+        shown = page.eval_on_selector_all(
+            "#rg-metric-list label", "ls => ls.filter(l => l.offsetParent !== null).map(l => l.title)"
+        )
+        assert shown and all("reward" in name for name in shown)
+        _until(page, "Math.abs(window.scrollY - 600) < 5")
         assert watched.console_errors == [] and watched.page_errors == []
         assert watched.external(base) == []
