@@ -43,7 +43,7 @@ from .sources.jsonl import key_bytes
 from .views.index import index_context
 from .views.iteration import PageEntry, iteration_context, page_groups, paginate
 from .views.logtree_export import logtree_parts
-from .views.text import fmt, line_count, pretty_json, safe_name, script_json
+from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
 
 MARKER = ".reportgen-site"
 CSP = (
@@ -154,7 +154,10 @@ def make_env(precompiled: bool = True) -> Environment:
     )
     env.filters["linecount"] = lambda t: line_count(str(t))
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n  # 65,536, as the pager writes it
-    env.filters["tojson_text"] = lambda v: orjson.dumps(v, option=orjson.OPT_NON_STR_KEYS).decode()
+    env.filters["tojson_text"] = compact_json
+    # a config value as the trainer wrote it: a string as is, anything else as JSON (true, 1e-6,
+    # [1, 2]), not Python's repr (True, 1e-06)
+    env.filters["value_text"] = lambda v: v if isinstance(v, str) else compact_json(v)
     env.globals["fmt"] = fmt
     env.globals["version"] = __version__
     env.globals["csp"] = CSP

@@ -511,3 +511,36 @@ def test_rebuild_keeps_the_site_assets_unless_they_were_changed(tmp_path):
         assert got == ours
         assert not any(p.is_symlink() for p in (site / "assets").rglob("*"))
         assert snapshot(site) == snapshot(full)
+
+
+def test_run_params_of_any_value_survive_the_state_file(tmp_path):
+    """A run record's params with a NaN, an integer past 64 bits and 300 levels of nesting
+    (the NaN sends the line to the stdlib parser): the build and the rebuild from its state
+    file both work and show the same index, the params as JSON (null, true), not Python's repr."""
+    import re
+
+    lines = (demo_dir() / "grpo" / "observe.jsonl").read_text("utf-8").splitlines()
+    deep = '{"a":' * 300 + "1" + "}" * 300
+    odd = f'"params":{{"nan":NaN,"huge":{10**30},"flag":true,"deep":{deep},'
+    src = tmp_path / "run"
+    src.mkdir()
+    (src / "observe.jsonl").write_text(
+        "\n".join(re.sub(r'"params":\{', odd, x, count=1) if '"type":"run"' in x else x for x in lines) + "\n", "utf-8"
+    )
+    build(str(src), tmp_path / "site", BuildOptions(jobs=1))
+    r = build(str(src), tmp_path / "site", BuildOptions(jobs=1))
+    assert r.rendered == 0  # the state file was read back: nothing to render again
+    build(str(src), tmp_path / "full", BuildOptions(jobs=1, incremental=False))
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "full")
+    shown = {
+        dt.get_text(): dd.get_text()
+        for dt, dd in (
+            (d.find("dt"), d.find("dd"))
+            for d in BeautifulSoup((tmp_path / "site" / "index.html").read_text("utf-8"), "html.parser").select(
+                "dl.params div"
+            )
+        )
+    }
+    assert shown["nan"] == "null" and shown["huge"] == "1e+30" and shown["flag"] == "true"
+    assert shown["deep"].startswith('{"a":{"a":') and shown["deep"].count("{") == 300
+    assert shown["group_size"] == "4"

@@ -746,3 +746,25 @@ def test_scan_workers_fit_the_memory_budget(monkeypatch):
     assert observe.scan_workers_for_memory(8, 2 << 20) == 8  # a rebuild's small ranges
     monkeypatch.setattr(observe, "rss", lambda: 300 << 20)  # a main process near the budget
     assert observe.scan_workers_for_memory(8, 8 << 20) == 1
+
+
+def test_stdlib_parsed_lines_read_numbers_as_orjson_does():
+    """A line orjson refuses (a NaN) is read by the stdlib parser; its integers past orjson's
+    range then read as orjson reads them in a strict line (floats, null past a float's range),
+    so the same number never reads two ways, and every value can be written out again."""
+    from reportgen.sources.jsonl import json_text, nan_to_null, parse_line
+
+    big = (
+        b'{"a": NaN, "b": 1000000000000000000000000000000, "c": [18446744073709551615, -9223372036854775808, -9223372036854775809, {"d": 1'
+        + b"0" * 400
+        + b"}]}"
+    )
+    value, replaced = parse_line(big)
+    assert not replaced and value["a"] != value["a"]
+    assert value["b"] == 1e30 and type(value["b"]) is float
+    assert value["c"][:2] == [2**64 - 1, -(2**63)] and type(value["c"][2]) is float and value["c"][3] == {"d": None}
+    strict, _ = parse_line(b'{"b": 1000000000000000000000000000000}')
+    assert strict["b"] == value["b"]
+    assert nan_to_null({"x": [float("nan"), float("inf"), 1.5]}) == {"x": [None, None, 1.5]}
+    deep = '{"a":' * 2000 + "1" + "}" * 2000
+    assert json_text(parse_line(deep.encode())[0]) == deep

@@ -103,16 +103,22 @@ def block_main(context, missing=missing):
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'tojson_text' found.")
     try:
+        t_6 = environment.filters['value_text']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'value_text' found.")
+    try:
         t_1 = environment.tests['defined']
     except KeyError:
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     try:
-        t_6 = environment.tests['none']
+        t_7 = environment.tests['none']
     except KeyError:
         @internalcode
-        def t_6(*unused):
+        def t_7(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '\n<section class="run-head">\n  <h1>'
@@ -198,7 +204,7 @@ def block_main(context, missing=missing):
             yield '<div><dt>'
             yield escape(l_1_k)
             yield '</dt><dd>'
-            yield escape(l_1_v)
+            yield escape(t_6(l_1_v))
             yield '</dd></div>'
         l_1_k = l_1_v = missing
         yield '\n  </dl>\n  '
@@ -247,7 +253,7 @@ def block_main(context, missing=missing):
             yield '</td><td>'
             yield escape((environment.getattr(l_1_s, 'model') or '–'))
             yield '</td>\n    <td>'
-            if (not t_6(environment.getattr(l_1_s, 'resumed_from_update'))):
+            if (not t_7(environment.getattr(l_1_s, 'resumed_from_update'))):
                 pass
                 yield 'resumed from update '
                 yield escape(environment.getattr(l_1_s, 'resumed_from_update'))
@@ -262,7 +268,7 @@ def block_main(context, missing=missing):
             if (not environment.getattr(l_1_s, 'visible')):
                 pass
                 yield 'hidden by a later fresh run'
-            elif (not t_6(environment.getattr(l_1_s, 'upto'))):
+            elif (not t_7(environment.getattr(l_1_s, 'upto'))):
                 pass
                 yield 'updates up to '
                 yield escape(environment.getattr(l_1_s, 'upto'))
@@ -347,7 +353,7 @@ def block_main(context, missing=missing):
             yield '\n    <tr><td>'
             yield escape(environment.getattr(l_1_c, 'name'))
             yield '</td><td>'
-            yield escape((environment.getattr(l_1_c, 'batch') if (not t_6(environment.getattr(l_1_c, 'batch'))) else '–'))
+            yield escape((environment.getattr(l_1_c, 'batch') if (not t_7(environment.getattr(l_1_c, 'batch'))) else '–'))
             yield '</td><td>'
             yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else 'periodic')))
             yield '</td>\n    <td><code>'
@@ -374,7 +380,7 @@ def block_main(context, missing=missing):
         yield escape((undefined(name='config_json') if l_0_config_json is missing else l_0_config_json))
         yield '</pre></details>\n</section>\n'
     yield '\n'
-    if (not t_6(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
+    if (not t_7(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
         pass
         yield '<p><a href="code_diff.html">code.diff</a> ('
         yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
@@ -431,4 +437,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=119&11=121&12=123&13=131&14=139&15=142&16=149&17=159&19=164&20=174&22=177&23=179&25=185&27=188&29=195&32=206&35=209&40=218&41=220&45=223&46=225&47=227&48=229&49=232&52=235&58=238&59=242&60=250&61=258&62=262&70=276&73=278&74=284&76=292&82=294&84=298&86=306&88=314&89=318&96=341&102=344&103=348&104=354&105=358&112=371&114=374&117=377&40=384&119=408&121=426'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=125&11=127&12=129&13=137&14=145&15=148&16=155&17=165&19=170&20=180&22=183&23=185&25=191&27=194&29=201&32=212&35=215&40=224&41=226&45=229&46=231&47=233&48=235&49=238&52=241&58=244&59=248&60=256&61=264&62=268&70=282&73=284&74=290&76=298&82=300&84=304&86=312&88=320&89=324&96=347&102=350&103=354&104=360&105=364&112=377&114=380&117=383&40=390&119=414&121=432'

@@ -10,6 +10,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -47,7 +48,77 @@ def parse_line(raw: bytes) -> tuple[Any, bool]:
     if _SURROGATE_ESCAPE.search(text):
         value, scrubbed = scrub_surrogates(value)
         replaced = replaced or scrubbed
+    if _LONG_DIGITS.search(text):
+        value = _tame_ints(value)
     return value, replaced
+
+
+def json_text(value: Any) -> str:
+    """Compact JSON text of a parsed value, at any depth ``parse_line`` reads (orjson writes
+    255 levels); non-finite floats as null."""
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, _DEEP_LIMIT))
+        return json.dumps(nan_to_null(value), ensure_ascii=False, separators=(",", ":"))
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+_LONG_DIGITS = re.compile(r"\d{19}")  # the shortest integer past orjson's range has 19 digits
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1  # what orjson reads (and writes) as integers
+
+
+def _wide(v: int) -> float | None:
+    try:
+        return float(v)
+    except OverflowError:
+        return None
+
+
+def _replace_scalars(value: Any, fix: Callable[[Any], Any]) -> Any:
+    """Every scalar of ``value`` (lists and dicts, any depth) passed through ``fix``; in place,
+    iteratively (the stdlib parser reads 20,000 levels)."""
+    if not isinstance(value, (dict, list)):
+        return fix(value)
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        for k, v in list(node.items() if isinstance(node, dict) else enumerate(node)):
+            if isinstance(v, (dict, list)):
+                stack.append(v)
+            else:
+                w = fix(v)
+                if w is not v:
+                    node[k] = w
+    return value
+
+
+def _tame_int(v: Any) -> Any:
+    return _wide(v) if type(v) is int and not _INT_MIN <= v <= _INT_MAX else v
+
+
+def _tame_ints(value: Any) -> Any:
+    """Integers past orjson's range as orjson reads them in a line it accepts: floats (as the
+    trainer's serde_json does too), null past a float's range.
+
+    Without this, a line that needs the stdlib parser for one reason (a NaN, invalid UTF-8)
+    kept its huge integers exact, which no state file or page data can hold (orjson refuses
+    them) and which read differently from the same number in a strict line."""
+    return _replace_scalars(value, _tame_int)
+
+
+def _finite_or_null(v: Any) -> Any:
+    return None if type(v) is float and not math.isfinite(v) else v
+
+
+def nan_to_null(value: Any) -> Any:
+    """``value`` with NaN and infinities as null, as the trainer writes them (observe spec §1)
+    and as a state file keeps them; in place."""
+    return _replace_scalars(value, _finite_or_null)
 
 
 # a \uD800-\uDFFF escape: json.loads keeps lone ones as surrogates, which no

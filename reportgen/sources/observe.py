@@ -48,7 +48,16 @@ from ..model import (
 )
 from ..storage import Storage
 from . import Progress
-from .jsonl import LineError, finite_or_none, int_or_none, key_bytes, parse_line, str_or_none
+from .jsonl import (
+    LineError,
+    finite_or_none,
+    int_or_none,
+    json_text,
+    key_bytes,
+    nan_to_null,
+    parse_line,
+    str_or_none,
+)
 
 FILE = "observe.jsonl"
 HEADLINE = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
@@ -590,7 +599,9 @@ class ObserveReader:
                             str_or_none(full.get("algorithm")),
                             str_or_none(full.get("model")),
                             max(every, 1) if every is not None else None,
-                            params if isinstance(params, dict) else {},
+                            # NaN as null, as the trainer writes it (spec §1), and as the
+                            # state file keeps it: a rebuild shows what a full build does
+                            nan_to_null(params) if isinstance(params, dict) else {},
                             resumed,
                             str_or_none(full.get("time")),
                             bline,
@@ -820,8 +831,20 @@ class ObserveReader:
                 "skipped_lines": st.skipped_lines,
                 "broken_batches": st.broken_batches,
                 "utf8_replaced": st.utf8_replaced,
+                # the run record's params as JSON text, read back by parse_line: any depth
+                # (orjson writes 255 levels, the stdlib parser reads 20,000) and the values
+                # exactly as a full build reads them
                 "segments": [
-                    [g.segment, g.algorithm, g.model, g.every, g.params, g.resumed_from_update, g.time, g.line]
+                    [
+                        g.segment,
+                        g.algorithm,
+                        g.model,
+                        g.every,
+                        _params_text(g.params),
+                        g.resumed_from_update,
+                        g.time,
+                        g.line,
+                    ]
                     for g in st.segments
                 ],
                 "active": [[k, None if v == math.inf else v] for k, v in st.active.items()],
@@ -863,7 +886,7 @@ class ObserveReader:
                 skipped_lines=int(sc["skipped_lines"]),
                 broken_batches=int(sc["broken_batches"]),
                 utf8_replaced=int(sc["utf8_replaced"]),
-                segments=[_Segment(*g) for g in sc["segments"]],
+                segments=[_Segment(g[0], g[1], g[2], g[3], _params_of(g[4]), g[5], g[6], g[7]) for g in sc["segments"]],
                 active={int(k): math.inf if v is None else float(v) for k, v in sc["active"]},
             )
             self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
@@ -909,7 +932,7 @@ class ObserveReader:
                     key_ids(flat),
                     True,
                 )
-        except (KeyError, TypeError, ValueError, OSError, InputError):
+        except (KeyError, IndexError, TypeError, ValueError, OSError, InputError):
             return False
         self._updates = updates
         self._prompts = prompts
@@ -1233,6 +1256,24 @@ class ObserveReader:
             if rec.get("type") == "prompt" and rec.get("key") == key:
                 return _prompt_record(key, rec)
         return Prompt(key=key, messages=None)
+
+
+def _params_text(params: dict[str, Any]) -> str:
+    """A run record's params for the state file (see ``state``)."""
+    return json_text(params)
+
+
+def _params_of(text: Any) -> dict[str, Any]:
+    """The params ``_params_text`` wrote (ValueError for anything else: the state is read again)."""
+    if type(text) is not str:
+        raise ValueError("params")
+    try:
+        value, _ = parse_line(text.encode("utf-8", "surrogatepass"))
+    except LineError as exc:
+        raise ValueError("params") from exc
+    if type(value) is not dict:
+        raise ValueError("params")
+    return value
 
 
 def _prompt_record(key: str, rec: dict[str, Any]) -> Prompt:
