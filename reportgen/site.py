@@ -40,6 +40,7 @@ from .resources import assets_dir, templates_dir
 from .sources import Progress, Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
+from .storage import shown_text
 from .views.index import index_context
 from .views.iteration import PageEntry, iteration_context, page_groups, paginate
 from .views.logtree_export import logtree_parts
@@ -1273,7 +1274,7 @@ def _build(
     try:
         writer = SiteWriter(staging)
         env = make_env()
-        title = options.title or run.title or "run"
+        title = shown_text(options.title or run.title or "run")  # --title from argv: any bytes
         new_pages: dict[str, Any] = {}
         rollouts = render_run(
             reader,

@@ -22,6 +22,15 @@ def is_url(source: str) -> bool:
     return bool(_URL.match(source)) and not source.startswith("file://")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown_text(name: str) -> str:
+    """A path or name as shown and written out: the bytes of an undecodable file name (lone
+    surrogates, by Python's surrogateescape) as U+FFFD, which every encoder accepts."""
+    return _LONE_SURROGATE.sub("\ufffd", name)
+
+
 class Storage:
     """A read-only view of a directory tree (local or remote)."""
 
@@ -49,7 +58,7 @@ class Storage:
         else:
             self.root = os.path.abspath(root)
             self.protocol = "file"
-        self.display_root = root
+        self.display_root = shown_text(root)
 
     # paths are always relative, '/'-separated, below the root
     def _full(self, rel: str) -> str:

@@ -41,7 +41,7 @@ from .errors import InputError, OutputError
 from .model import Run, page_name
 from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
 from .sources import Progress
-from .storage import Storage, is_url
+from .storage import Storage, is_url, shown_text
 from .views.index import model_file_name
 from .views.text import safe_name, script_json
 
@@ -311,7 +311,7 @@ def _base_name(source: str) -> str:
         parts.pop()
     if parts and parts[-1] == "observe" and len(parts) > 1:
         parts.pop()
-    return parts[-1] if parts else "run"
+    return shown_text(parts[-1]) if parts else "run"
 
 
 def unique_names(sources: list[str]) -> list[str]:
@@ -529,7 +529,13 @@ def build_sweep(
 
 
 def _write_marker(site: Path, title: str, source: str) -> None:
-    marker = {"generator": "reportgen", "version": __version__, "format": "sweep", "title": title, "source": source}
+    marker = {
+        "generator": "reportgen",
+        "version": __version__,
+        "format": "sweep",
+        "title": shown_text(title),
+        "source": shown_text(source),
+    }
     (site / MARKER).write_bytes(orjson.dumps(marker))
 
 

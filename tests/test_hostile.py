@@ -267,3 +267,38 @@ def test_attack_markers_are_not_live_in_raw_bytes(sites):
             raw = page.read_bytes()
             for needle in (b"<script>window.", b"<img src=x", b"<svg onload", f'src="https://{EVIL}'.encode()):
                 assert needle not in raw, (page.name, needle)
+
+
+def test_undecodable_file_names_and_title_bytes(tmp_path):
+    """A run folder whose name is not UTF-8, and a --title of such bytes (Python hands both over
+    as lone surrogates): a single run, a sweep holding it and `reportgen index` all build, and
+    every page and JSON file shows the bytes as U+FFFD. Before, orjson refused the title."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+    from reportgen.resources import demo_dir
+
+    runs = tmp_path / "runs"
+    bad = runs / os.fsdecode(b"run\xff")
+    shutil.copytree(demo_dir() / "grpo", bad)
+    shutil.copytree(demo_dir() / "agent", runs / "ok")
+    title = os.fsdecode(b"lr \xfe sweep")
+    for args in (
+        ["build", str(bad), "-o", str(tmp_path / "one")],
+        ["build", str(bad), "-o", str(tmp_path / "titled"), "--title", title],
+        ["build", str(runs), "-o", str(tmp_path / "sweep"), "--title", title],
+        ["index", str(tmp_path / "sweep")],
+    ):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 0, (args, r.output)
+        assert "internal error" not in r.output
+    assert "<title>run\ufffd · run summary" in (tmp_path / "one" / "index.html").read_text("utf-8")
+    assert "<title>lr \ufffd sweep · run summary" in (tmp_path / "titled" / "index.html").read_text("utf-8")
+    assert json.loads((tmp_path / "sweep" / MARKER).read_bytes())["title"] == "lr \ufffd sweep"
+    assert "lr \ufffd sweep" in (tmp_path / "sweep" / "index.html").read_text("utf-8")
+    for site in ("one", "titled", "sweep"):
+        for p in (tmp_path / site).rglob("*"):
+            if p.is_file() and p.suffix in (".html", ".json", ".js", ".jsonl") or p.name == MARKER:
+                p.read_bytes().decode("utf-8")  # strict: no surrogate written out

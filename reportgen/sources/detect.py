@@ -6,7 +6,7 @@ import os
 import posixpath
 
 from ..errors import InputError
-from ..storage import Storage, is_url
+from ..storage import Storage, is_url, shown_text
 from .observe import FILE as OBSERVE_FILE
 from .observe import ObserveReader, looks_like_observe
 
@@ -30,7 +30,7 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         else:
             parent, name = os.path.split(storage.root)
             parent_storage = Storage(parent)
-            parent_storage.display_root = os.path.dirname(source) or "."
+            parent_storage.display_root = shown_text(os.path.dirname(source) or ".")
         return ObserveReader(parent_storage, name)
     if not storage.is_dir():
         raise InputError("not a folder or a file that reportgen can read", source)
