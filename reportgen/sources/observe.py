@@ -840,7 +840,7 @@ class ObserveReader:
                         g.algorithm,
                         g.model,
                         g.every,
-                        _params_text(g.params),
+                        json_text(g.params),
                         g.resumed_from_update,
                         g.time,
                         g.line,
@@ -1258,13 +1258,8 @@ class ObserveReader:
         return Prompt(key=key, messages=None)
 
 
-def _params_text(params: dict[str, Any]) -> str:
-    """A run record's params for the state file (see ``state``)."""
-    return json_text(params)
-
-
 def _params_of(text: Any) -> dict[str, Any]:
-    """The params ``_params_text`` wrote (ValueError for anything else: the state is read again)."""
+    """The params ``state`` wrote as JSON text (ValueError for anything else: the state is read again)."""
     if type(text) is not str:
         raise ValueError("params")
     try:
