@@ -768,3 +768,58 @@ def test_stdlib_parsed_lines_read_numbers_as_orjson_does():
     assert nan_to_null({"x": [float("nan"), float("inf"), 1.5]}) == {"x": [None, None, 1.5]}
     deep = '{"a":' * 2000 + "1" + "}" * 2000
     assert json_text(parse_line(deep.encode())[0]) == deep
+
+
+@pytest.mark.parametrize(
+    "packer, kind",
+    [("gzip", "gzip-compressed"), ("bz2", "bzip2-compressed"), ("lzma", "xz-compressed"), ("zip", "zip")],
+)
+def test_a_compressed_export_is_named_for_what_it_is(tmp_path, packer, kind):
+    """Before, a gzipped export read as hundreds of unreadable lines and built an empty site."""
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+
+    from reportgen.resources import demo_dir
+
+    raw = (demo_dir() / "grpo" / "observe.jsonl").read_bytes()
+    if packer == "zip":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("observe.jsonl", raw)
+        data = buf.getvalue()
+    else:
+        data = {"gzip": gzip.compress, "bz2": bz2.compress, "lzma": lzma.compress}[packer](raw)
+    (tmp_path / "observe.jsonl").write_bytes(data)
+    with pytest.raises(InputError, match=f"a {kind} file, not JSON lines") as e:
+        ObserveReader(Storage(str(tmp_path))).scan()
+    assert "observe.jsonl" in str(e.value)
+
+
+def test_a_folder_holding_only_a_compressed_export_says_so(tmp_path):
+    from reportgen.sources.detect import open_source
+
+    (tmp_path / "observe.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00")
+    with pytest.raises(InputError, match=r"observe\.jsonl\.gz is here: decompress it first"):
+        open_source(str(tmp_path))
+
+
+def test_lines_without_a_single_record_are_another_file(tmp_path):
+    """A file of lines none of which is a record (a tinker metrics.jsonl, a log) is an error
+    naming its first line; bad lines among records stay warnings."""
+    (tmp_path / "observe.jsonl").write_bytes(b'{"step": 0, "loss": 1.5}\n{"step": 1, "loss": 1.2}\n')
+    with pytest.raises(InputError, match=r"none of its 2 line\(s\) is an observe record") as e:
+        ObserveReader(Storage(str(tmp_path))).scan()
+    assert "observe.jsonl:1" in str(e.value)
+    (tmp_path / "observe.jsonl").write_bytes(b"\n\n")  # blank: an empty export, as before
+    assert ObserveReader(Storage(str(tmp_path))).scan().iterations == []
+    o = Obs().run("grpo", group_size=1)
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, prompt="p:0"))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "mixed")
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(b"not json\n")
+    run = ObserveReader(Storage(str(src))).scan()
+    assert len(run.iterations) == 1 and any("1 unreadable or stray line" in w for w in run.warnings)

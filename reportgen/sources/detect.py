@@ -49,9 +49,19 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
     if storage.is_file(posixpath.join("observe", OBSERVE_FILE)):
         sub = Storage(source.rstrip("/") + "/observe")
         return ObserveReader(sub)
+    packed = next(
+        (
+            f"{d}{OBSERVE_FILE}{ext}"
+            for d in ("", "observe/")
+            for ext in (".gz", ".zst", ".bz2", ".xz", ".zip")
+            if storage.is_file(d + OBSERVE_FILE + ext)
+        ),
+        None,
+    )
+    hint = f"; {packed} is here: decompress it first" if packed else ""
     raise InputError(
         f"neither an observe export nor a tinker log_path: looked for {OBSERVE_FILE} (or observe/{OBSERVE_FILE}), "
-        "and for tinker's metrics.jsonl, config.json or iteration_NNNNNN/ folders",
+        f"and for tinker's metrics.jsonl, config.json or iteration_NNNNNN/ folders{hint}",
         source,
     )
 

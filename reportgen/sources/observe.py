@@ -529,6 +529,8 @@ class ObserveReader:
             run.warnings.append(f"{self.path}: no observe.jsonl here; the export is empty.")
             return run
         st = self._st
+        if not st.consumed:
+            self._refuse_compressed()
         segments = st.segments
         active = st.active
         # (slim record, start, end) of the batch being assembled
@@ -541,6 +543,7 @@ class ObserveReader:
         broken_batches = st.broken_batches
         utf8 = st.utf8_replaced
         pending_tail = 0
+        first_skip: tuple[int, str] | None = None  # the first line skipped by this scan, and why
 
         def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
@@ -712,17 +715,16 @@ class ObserveReader:
                     continue
                 if code == _UNREADABLE:
                     skipped_lines += 1
+                    first_skip = first_skip or (line_no, f"not JSON ({rec})")
                     self._note(line_no, "unreadable line", f"not JSON ({rec})")
                     continue
                 if code == _NOT_RECORD:
                     if rec is not None:  # another integer v
                         raise InputError(f"schema version v={rec}; this reportgen reads v=1 only", self.path, line_no)
                     skipped_lines += 1
-                    self._note(
-                        line_no,
-                        "unreadable line",
-                        "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong",
-                    )
+                    why = "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong"
+                    first_skip = first_skip or (line_no, why)
+                    self._note(line_no, "unreadable line", why)
                     continue
                 if code == _BAD_VERSION:
                     raise InputError(f"schema version v={rec!r}; this reportgen reads v=1 only", self.path, line_no)
@@ -740,11 +742,9 @@ class ObserveReader:
                         open_batch = []
                     if index != 0:
                         skipped_lines += 1
-                        self._note(
-                            line_no,
-                            "unreadable line",
-                            f"stray line: batch_index {index} of batch {rec[2]} outside its batch",
-                        )
+                        why = f"stray line: batch_index {index} of batch {rec[2]} outside its batch"
+                        first_skip = first_skip or (line_no, why)
+                        self._note(line_no, "unreadable line", why)
                         continue
                     open_key = key
                     open_batch = [(rec, start, offset)]
@@ -757,6 +757,14 @@ class ObserveReader:
             raise InputError(f"cannot read: {exc}", self.path) from exc
         consumed = st.consumed
         self.utf8_replaced = utf8
+        if first_skip is not None and not (segments or self._updates or self._prompts or open_batch or broken_batches):
+            # lines, and not one record among them: another file (a tinker metrics.jsonl,
+            # a log) rather than an export with bad lines; an empty site would say nothing
+            raise InputError(
+                f"not an observe export: none of its {line_no:,} line(s) is an observe record ({first_skip[1]})",
+                self.path,
+                first_skip[0],
+            )
 
         self._finish(run, segments, active, consumed)
         if skipped_lines:
@@ -782,6 +790,21 @@ class ObserveReader:
         run.info["bytes_read"] = consumed
         run.info["lines"] = line_no
         return run
+
+    def _refuse_compressed(self) -> None:
+        """A compressed export would read as thousands of unreadable lines and an empty site:
+        say what it is instead."""
+        try:
+            with self.storage.open(self.file) as f:
+                head = f.read(6)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc}", self.path) from exc
+        for magic, kind, tool in _COMPRESSED:
+            if head.startswith(magic):
+                raise InputError(
+                    f"a {kind} file, not JSON lines: reportgen reads the export uncompressed ({tool} it first)",
+                    self.path,
+                )
 
     def _classified(self, offset: int, jobs: int) -> Iterator[tuple[int, int, Any]]:
         """(bytes, code, slim record or detail) of every line from ``offset``, in file order."""
@@ -1287,6 +1310,16 @@ def _json_row(row: array) -> list[float | None]:
     if not any(map(math.isnan, row)):
         return row.tolist()
     return [None if math.isnan(x) else x for x in row]
+
+
+# the magic numbers of what an export may have been packed with
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip-compressed", "gunzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd"),
+    (b"BZh", "bzip2-compressed", "bunzip2"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "unxz"),
+    (b"PK\x03\x04", "zip", "unzip"),
+)
 
 
 def _title_for(display_root: str) -> str:
