@@ -75,7 +75,17 @@
     for (i = 0; i < it.texts.length; i++) pageOf[it.texts[i]] = it.pages[i];
     var rowOf = {};
     for (i = 0; i < nRows; i++) rowOf[steps[i]] = i;
-    var emptyNames = {};
+    // maps keyed by names from the logs (metrics, evaluators): without a prototype, so that a
+    // metric called "constructor" or "__proto__" is a name like any other
+    function own(o) {
+      var m = Object.create(null);
+      if (o) for (var key in o) if (Object.prototype.hasOwnProperty.call(o, key)) m[key] = o[key];
+      return m;
+    }
+    D.cols = own(D.cols);
+    D.chunk = own(D.chunk);
+    D.evals = own(D.evals);
+    var emptyNames = Object.create(null);
     (D.empty || []).forEach(function (n) { emptyNames[n] = true; });
 
     /* ------------------------------------------------------------ small helpers */
@@ -153,7 +163,8 @@
     // the width of the plotting area that makes the whole view fill its box
     function plotWidth(box) { return Math.max(100, Math.floor((box.clientWidth || 400) - AXIS_Y - PAD_X)); }
 
-    function statusColour(st) { return T[st] || T.incomplete; }
+    // statuses come from the logs: only the ones with a colour of their own are looked up
+    function statusColour(st) { return st === "skipped" || st === "crashed" ? T[st] : T.incomplete; }
 
     /* ------------------------------------------------------------ data */
     function column(name) { return D.cols[name]; }
@@ -704,14 +715,14 @@
       note: document.getElementById("rg-explorer-note"), smoothIn: document.getElementById("rg-smooth"),
       smoothOut: document.getElementById("rg-smooth-out"), logIn: document.getElementById("rg-log"),
       xIn: document.getElementById("rg-xmode"), count: document.getElementById("rg-picked-count"),
-      boxes: {}, groups: [], timer: null, view: null, seq: 0
+      boxes: Object.create(null), groups: [], timer: null, view: null, seq: 0
     };
 
     function groupOf(name) { var j = name.lastIndexOf("/"); return j < 0 ? "" : name.slice(0, j); }
 
     function buildList() {
       if (!ex.list) return;
-      var groups = {}, order = [];
+      var groups = Object.create(null), order = [];
       D.names.forEach(function (n) {
         var g = groupOf(n);
         if (!groups[g]) { groups[g] = []; order.push(g); }

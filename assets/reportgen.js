@@ -259,9 +259,11 @@
       });
     }
     $all(".group[data-prompt]").forEach(function (g) {
-      var key = g.getAttribute("data-prompt"), list = key && idx[key];
+      // prompt keys come from the logs: "constructor" must not find Object's own
+      var key = g.getAttribute("data-prompt");
+      var list = key && Object.prototype.hasOwnProperty.call(idx, key) ? idx[key] : null;
       var p = g.querySelector("p.others"), span = p && p.querySelector(".olist");
-      if (!list || !span) return;
+      if (!Array.isArray(list) || !span) return;
       var others = list.filter(function (n) { return n !== here; });
       var later = others.filter(function (n) { return n > here; });
       var more = span.querySelector(".ocut") !== null || later.length > NEAREST;

@@ -6,8 +6,10 @@
   var D = window.RG_SWEEP || { runs: [], charts: [], word: "step" };
   var table = document.getElementById("sw-table");
   var rows = table ? Array.prototype.slice.call(table.tBodies[0].rows) : [];
-  var hidden = {}; // run name -> true when its legend entry is off
-  var views = {}; // chart id -> vega view
+  // maps keyed by run names and metric names (from folder names and logs): without a
+  // prototype, so that a run called "constructor" is a name like any other
+  var hidden = Object.create(null); // run name -> true when its legend entry is off
+  var views = Object.create(null); // chart id -> vega view
   window.RG_SWEEP_VIEWS = views; // for the browser tests and the curious: the charts' vega views
 
   // ------------------------------------------------------------ table: sort
@@ -62,7 +64,7 @@
     var terms = filterInput ? filterInput.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
     var st = statusSel ? statusSel.value : "";
     var fm = formatSel ? formatSel.value : "";
-    var shown = {};
+    var shown = Object.create(null);
     var n = 0;
     rows.forEach(function (r, i) {
       var ok = (!st || r.getAttribute("data-status") === st) && (!fm || r.getAttribute("data-format") === fm);
@@ -100,7 +102,7 @@
   var allBtn = document.getElementById("sw-all");
   if (allBtn) {
     allBtn.addEventListener("click", function () {
-      hidden = {};
+      hidden = Object.create(null);
       Array.prototype.forEach.call(document.querySelectorAll(".sw-key"), function (b) {
         b.setAttribute("aria-pressed", "true");
       });
@@ -206,7 +208,7 @@
   // One compiled runtime per kind of chart (train, eval) and theme, shared by the charts: each
   // chart is a vega View of it with its own data. Expressions run in vega's interpreter
   // (script-src 'self' forbids eval), so nothing is computed per point that need not be.
-  var runtimes = {};
+  var runtimes = Object.create(null);
 
   // The points are finite numbers already: drop vega-lite's per-point validity tests and number
   // parsing (each an interpreted expression per point, the main cost of drawing many runs).
@@ -252,7 +254,7 @@
   tip.setAttribute("role", "tooltip");
   tip.hidden = true;
   document.body.appendChild(tip);
-  var drawnValues = {}; // chart id -> the values drawn
+  var drawnValues = Object.create(null); // chart id -> the values drawn
 
   // the drawn point nearest to a pointer event, within 40 px, with its position on the page
   function pointAt(chart, event) {
@@ -394,7 +396,7 @@
   drawAll();
   if (window.matchMedia) {
     var mq = window.matchMedia("(prefers-color-scheme: dark)");
-    var redraw = function () { runtimes = {}; drawAll(); };
+    var redraw = function () { runtimes = Object.create(null); drawAll(); };
     if (mq.addEventListener) mq.addEventListener("change", redraw);
     else if (mq.addListener) mq.addListener(redraw);
   }

@@ -438,3 +438,17 @@ def test_page_writers_share_the_builds_checks_of_their_root_only(tmp_path):
     (tmp_path / "t" / "sub").symlink_to(tmp_path / "s" / "sub")
     with pytest.raises(OutputError):
         other.write("sub/evil.html", "x")
+
+
+def test_script_literals_keep_a_proto_key_as_a_property():
+    """Data files are scripts: in an object literal a "__proto__" key would set the prototype.
+    It is written as a computed key; the same text inside strings is left alone."""
+    from reportgen.views.text import script_json, script_key
+
+    text = script_json({"__proto__": [1], "a": {"__proto__": None}, "s": ',"__proto__":1', "t": '{"__proto__" : 2}'})
+    assert text == '{["__proto__"]:[1],"a":{["__proto__"]:null},"s":",\\"__proto__\\":1","t":"{\\"__proto__\\" : 2}"}'
+    deep: object = 1
+    for _ in range(300):  # past orjson's depth: the indented fallback, keys after blank space
+        deep = {"__proto__": deep}
+    assert '"__proto__"' not in script_json(deep).replace('["__proto__"]', "")
+    assert script_key("__proto__") == '["__proto__"]' and script_key("x</") == '"x\\u003c/"'

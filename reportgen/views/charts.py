@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from ..model import IterationRef, Run
-from .text import kept, script_json
+from .text import kept, script_json, script_key
 
 DATA_FILE = "metrics_data.js"
 CHUNK_DIR = "metrics_data"
@@ -436,7 +436,7 @@ def _chunks(names: list[str], blobs: dict[str, bytes]) -> list[list[str]]:
 
 
 def _object_js(names: list[str], blobs: dict[str, bytes]) -> bytes:
-    parts = [script_json(n).encode() + b":" + blobs[n] for n in names]
+    parts = [script_key(n).encode() + b":" + blobs[n] for n in names]
     return b"{" + b",".join(parts) + b"}"
 
 

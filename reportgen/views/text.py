@@ -259,8 +259,16 @@ _SCRIPT_ESCAPES = str.maketrans(
 )
 
 
+# in a JavaScript object literal, a "__proto__" key sets the object's prototype instead of
+# adding a property (JSON.parse does not do that, but our data files are scripts); outside a
+# string a key follows "{" or "," (and blank space, in _json_iter's indented text), and no
+# string of JSON text holds an unescaped quote, so this matches keys only
+_PROTO_KEY = re.compile(r'([{,]\s*)"__proto__"(\s*):')
+
+
 def script_json(value: Any) -> str:
-    """JSON safe to put inside a <script> element (no </script>, no <!--)."""
+    """JSON safe to put inside a <script> element (no </script>, no <!--), as a JavaScript
+    literal: a "__proto__" key becomes the computed key ["__proto__"], a property like any other."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits, values nested past 255
@@ -270,7 +278,14 @@ def script_json(value: Any) -> str:
             text = json.dumps(strict_json_value(value), ensure_ascii=False, separators=(",", ":"), default=str)
         except (ValueError, RecursionError):
             text = _json_iter(value)
+    if '"__proto__"' in text:
+        text = _PROTO_KEY.sub(r'\1["__proto__"]\2:', text)
     return text.translate(_SCRIPT_ESCAPES)
+
+
+def script_key(name: str) -> str:
+    """An object literal's key for ``name`` (see script_json)."""
+    return '["__proto__"]' if name == "__proto__" else script_json(name)
 
 
 def strict_json_value(value: Any) -> Any:

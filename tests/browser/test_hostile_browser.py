@@ -158,3 +158,81 @@ def test_no_injected_script_runs_on_any_page(sites, session, fmt):
     # the pages were really exercised: markdown, a comparison, folded details, a chart
     if fmt != "sweep":
         assert all(n > 0 for n in session.done.values()), session.done
+
+
+def _prototype_named_runs(root: Path) -> Path:
+    """Two runs whose metric names, prompt keys, tool names and folder names are the names of
+    JavaScript's Object.prototype: "__proto__", "constructor", "toString", ..."""
+    import re
+    import shutil
+
+    from reportgen.resources import demo_dir
+
+    names = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]
+    runs = root / "runs"
+    grpo = (demo_dir() / "grpo" / "observe.jsonl").read_text("utf-8")
+    for k, n in zip(sorted(set(re.findall(r'"(p:\d+)"', grpo))), names):
+        grpo = grpo.replace(f'"{k}"', f'"{n}"')
+    grpo = grpo.replace('"metrics":{', '"metrics":{"__proto__":1.5,"constructor":2,"__proto__/x":3,"toString/y":4,')
+    (runs / "constructor").mkdir(parents=True)
+    (runs / "constructor" / "observe.jsonl").write_text(grpo, "utf-8")
+    shutil.copytree(demo_dir() / "agent", runs / "hasOwnProperty")
+    agent = runs / "hasOwnProperty" / "observe.jsonl"
+    agent.write_text(agent.read_text("utf-8").replace('"name":"get_forecast"', '"name":"constructor"'), "utf-8")
+    return runs
+
+
+def test_names_of_object_prototype_are_names_like_any_other(tmp_path, watched):
+    """A metric, prompt key, tool or run called "__proto__" or "constructor": in a script's
+    object literal "__proto__" set the prototype (its column was lost) and lookups found
+    Object's own members; the explorer failed ("groups[g].push is not a function")."""
+    from reportgen.sweep import build_sweep, plan_sweep
+
+    runs = _prototype_named_runs(tmp_path)
+    plan = plan_sweep([str(runs)], tmp_path / "site")
+    assert plan is not None
+    build_sweep(plan, tmp_path / "site")
+    site = tmp_path / "site"
+    watched.goto(file_url(site / "constructor" / "index.html") + "#explore=__proto__,constructor,__proto__%2Fx")
+    page = watched.page
+    for _ in range(100):
+        if page.evaluate("document.querySelectorAll('#rg-metric-list label').length") > 0:
+            break
+        page.wait_for_timeout(50)
+    labels = page.eval_on_selector_all("#rg-metric-list label", "ls => ls.map(l => l.title)")
+    assert {"__proto__", "constructor", "__proto__/x", "toString/y"} <= set(labels)
+    assert page.evaluate(
+        "(() => { const c = window.RG_METRICS.cols; return Object.prototype.hasOwnProperty.call(c, '__proto__')"
+        " && Array.isArray(c['__proto__']) && c['__proto__'].length === window.RG_METRICS.steps.length; })()"
+    )
+    legend = page.inner_text("#rg-explorer-legend")
+    assert all(n in legend for n in ("__proto__", "constructor", "__proto__/x"))
+    # the prompt index: "__proto__" is a key of its own, "constructor" finds its updates only
+    first = sorted((site / "constructor").glob("train_iteration_*.html"))[0]
+    watched.goto(file_url(first))
+    assert page.evaluate(
+        "Object.prototype.hasOwnProperty.call(window.RG_PROMPTS, '__proto__') && Array.isArray(window.RG_PROMPTS['__proto__'])"
+    )
+    # a tool called "constructor" filters like any other
+    agent_page = sorted((site / "hasOwnProperty").glob("train_iteration_*.html"))[0]
+    watched.goto(file_url(agent_page))
+    page.select_option("#f-tool", "constructor")
+    assert page.evaluate("document.querySelectorAll('.member:not([hidden])').length") > 0
+    # the sweep: a run called "constructor" shows in the charts until its legend key is pressed
+    watched.goto(file_url(site / "index.html"))
+    drawn = (
+        "(() => { const vs = window.RG_SWEEP_VIEWS || {}; const runs = new Set();"
+        " Object.keys(vs).forEach(k => vs[k].data('pts').forEach(d => runs.add(d.r))); return Array.from(runs); })()"
+    )
+    for _ in range(100):
+        if "constructor" in page.evaluate(drawn):
+            break
+        page.wait_for_timeout(50)
+    assert "constructor" in page.evaluate(drawn)
+    key = page.locator(".sw-key[data-run='constructor']").first
+    assert key.get_attribute("aria-pressed") == "true"
+    key.click()
+    assert key.get_attribute("aria-pressed") == "false"
+    page.wait_for_timeout(200)
+    assert "constructor" not in page.evaluate(drawn)
+    assert watched.console_errors == [] and watched.page_errors == []
