@@ -134,8 +134,24 @@ def watch(
         stop.wait(pause)
 
 
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The Host headers ``serve`` answers: its loopback names and port, or any (None) when
+    it was asked to listen on another address (``--host``)."""
+    if host not in _LOOPBACK:
+        return None
+    names = ("127.0.0.1", "localhost", "[::1]")
+    return frozenset([*(f"{n}:{port}" for n in names), *(names if port == 80 else ())])
+
+
 class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
-    """GET and HEAD only; no directory listings of anything but the site."""
+    """GET and HEAD only; no directory listings of anything but the site. On loopback, only
+    requests naming a loopback host: a web page that rebinds its own domain name to
+    127.0.0.1 (DNS rebinding) must not read the run through the reader's browser."""
+
+    allowed: frozenset[str] | None = None
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         self.send_error(405, "read-only")
@@ -143,6 +159,9 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_POST  # noqa: N815
 
     def send_head(self) -> Any:
+        if self.allowed is not None and (self.headers.get("Host") or "").lower() not in self.allowed:
+            self.send_error(403, "this server answers requests for 127.0.0.1 or localhost only")
+            return None
         # http.server answers If-Modified-Since from a timestamp in whole seconds: a page
         # rebuilt within the second of its last copy would come back 304 and stay stale
         # (the index after a quick rebuild). Pages are local and cheap: always send them.
@@ -177,11 +196,16 @@ def serve(
     """Keep ``out`` current and serve it read-only over http."""
     stop = stop or threading.Event()
     require_source(source)
+
     # the port is taken before the first build: a port in use fails at once, not after a
     # build of minutes; a browser that connects meanwhile waits in the listen queue
-    handler = functools.partial(_ReadOnlyHandler, directory=str(out))
+    class Handler(_ReadOnlyHandler):
+        pass
+
+    handler = functools.partial(Handler, directory=str(out))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     bound = server.server_address[1]
+    Handler.allowed = allowed_hosts(host, bound)
     first = threading.Event()
     worker = threading.Thread(
         target=watch, args=(source, out, options, interval, report, stop, first.set, progress), daemon=True

@@ -248,3 +248,30 @@ def test_serve_never_answers_a_rebuilt_page_from_a_stale_timestamp(tmp_path):
         req = urllib.request.Request(base + "/index.html", headers={"If-Modified-Since": stamp})
         with urllib.request.urlopen(req, timeout=5) as r:
             assert r.status == 200 and r.read() == b"<!doctype html><p>rebuilt"
+
+
+def test_serve_answers_loopback_host_names_only(tmp_path):
+    """DNS rebinding: a web page whose domain now points at 127.0.0.1 asks for the site with
+    its own Host header, and must be refused; a browser on 127.0.0.1 or localhost is served."""
+    from reportgen.live import allowed_hosts
+
+    src, _ = _split_demo(tmp_path)
+    with serving(src, tmp_path / "site") as base:
+        port = base.rsplit(":", 1)[1]
+        for host, status in [
+            (f"127.0.0.1:{port}", 200),
+            (f"localhost:{port}", 200),
+            (f"LOCALHOST:{port}", 200),
+            (f"evil.example:{port}", 403),
+            ("evil.example", 403),
+            (f"127.0.0.1:{int(port) + 1}", 403),
+        ]:
+            req = urllib.request.Request(base + "/index.html", headers={"Host": host})
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    got = r.status
+            except urllib.error.HTTPError as e:
+                got = e.code
+            assert got == status, host
+    assert allowed_hosts("0.0.0.0", 8000) is None  # --host: the user asked for other machines
+    assert "127.0.0.1" in (allowed_hosts("127.0.0.1", 80) or ())
