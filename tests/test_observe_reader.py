@@ -823,3 +823,18 @@ def test_lines_without_a_single_record_are_another_file(tmp_path):
         f.write(b"not json\n")
     run = ObserveReader(Storage(str(src))).scan()
     assert len(run.iterations) == 1 and any("1 unreadable or stray line" in w for w in run.warnings)
+
+
+def test_a_run_read_as_dot_is_titled_by_its_folder(tmp_path, monkeypatch):
+    """`reportgen build .` inside runs/42 titles the site 42, not "."; runs/42/observe too."""
+    from reportgen.resources import demo_dir
+    from reportgen.sources.detect import open_source
+
+    run = tmp_path / "42" / "observe"
+    run.mkdir(parents=True)
+    (run / "observe.jsonl").write_bytes((demo_dir() / "grpo" / "observe.jsonl").read_bytes())
+    monkeypatch.chdir(run)
+    assert open_source(".").scan().title == "42"
+    monkeypatch.chdir(tmp_path / "42")
+    assert open_source(".").scan().title == "42"
+    assert open_source("observe/observe.jsonl").scan().title == "42"

@@ -46,7 +46,7 @@ from ..model import (
     StepReward,
     ToolCall,
 )
-from ..storage import Storage
+from ..storage import Storage, shown_text
 from . import Progress
 from .jsonl import (
     LineError,
@@ -525,7 +525,7 @@ class ObserveReader:
         run = Run(format="observe", source=self.storage.display_root, title="")
         if not self.storage.is_file(self.file):
             # an empty export, not an error (reader.rs)
-            run.title = _title_for(self.storage.display_root)
+            run.title = _title_for(self.storage)
             run.warnings.append(f"{self.path}: no observe.jsonl here; the export is empty.")
             return run
         st = self._st
@@ -1003,7 +1003,7 @@ class ObserveReader:
         return row
 
     def _finish(self, run: Run, segments: list[_Segment], active: dict[int, float], consumed: int) -> None:
-        run.title = _title_for(self.storage.display_root)
+        run.title = _title_for(self.storage)
         seg_by_id = {s.segment: s for s in segments}  # the last run record of a segment wins
         visible: dict[int, _UpdateIndex] = {}
         for (seg, n), u in self._updates.items():
@@ -1322,13 +1322,16 @@ _COMPRESSED = (
 )
 
 
-def _title_for(display_root: str) -> str:
-    name = display_root.rstrip("/").rsplit("/", 1)[-1]
-    if name == "observe":  # runs/42/observe -> 42
-        parent = display_root.rstrip("/").rsplit("/", 2)
+def _title_for(storage: Storage) -> str:
+    """The run's folder name: runs/42 and runs/42/observe give 42, and so does "." in runs/42
+    (the folder's own name, not the path as typed)."""
+    root = storage.root.replace("\\", "/").rstrip("/")
+    name = root.rsplit("/", 1)[-1]
+    if name == "observe":
+        parent = root.rsplit("/", 2)
         if len(parent) >= 2 and parent[-2]:
-            return parent[-2]
-    return name or display_root
+            name = parent[-2]
+    return shown_text(name) if name else storage.display_root
 
 
 def _messages(value: Any) -> list[Message]:
