@@ -107,7 +107,7 @@ def _live_report(bar: _Progress, quiet: bool) -> Callable[[str], None]:
         bar.close()
         if message.startswith("reportgen:"):
             click.echo(message, err=True)
-        elif not quiet:
+        elif not quiet or message.startswith("serving "):  # where to look, even when quiet
             click.echo(message)
 
     return report
@@ -123,6 +123,36 @@ def _interval_option(with_watch: bool) -> Callable[[Callable[..., Any]], Callabl
         show_default=True,
         help=f"With --watch: {what}" if with_watch else what.capitalize(),
     )
+
+
+def _page_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--groups-per-page``, ``--jobs`` and ``--markdown``, of ``build`` and ``serve``."""
+    f = click.option(
+        "--markdown",
+        type=click.Choice(["auto", "on", "off"]),
+        default="auto",
+        show_default=True,
+        help="Add the rendered-markdown view of every text (auto: unless the export is over 64 MiB).",
+    )(f)
+    f = click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=0,
+        help="Worker processes parsing a large observe export and rendering pages, or building the runs of a "
+        "sweep (0: one per usable core, at most 8; at most 4 runs of a sweep at once, and fewer render "
+        "workers when an update is so large that N would hold more than 400 MiB). The output does not depend on it.",
+    )(f)
+    return click.option(
+        "--groups-per-page",
+        type=click.IntRange(min=1),
+        default=50,
+        show_default=True,
+        help="Groups per iteration page (a group of more than 1,024 members gets pages of its own).",
+    )(f)
+
+
+_QUIET = click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 
 
 def run_build(
@@ -183,32 +213,10 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site.")
-@click.option(
-    "--groups-per-page",
-    type=click.IntRange(min=1),
-    default=50,
-    show_default=True,
-    help="Groups per iteration page (a group of more than 1,024 members gets pages of its own).",
-)
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Worker processes parsing a large observe export and rendering pages, or building the runs of a "
-    "sweep (0: one per usable core, at most 8; at most 4 runs of a sweep at once, and fewer render "
-    "workers when an update is so large that N would hold more than 400 MiB). The output does not depend on it.",
-)
-@click.option(
-    "--markdown",
-    type=click.Choice(["auto", "on", "off"]),
-    default="auto",
-    show_default=True,
-    help="Add the rendered-markdown view of every text (auto: unless the export is over 64 MiB).",
-)
+@_page_options
 @click.option("--watch", is_flag=True, help="Keep the site current while the run grows (Ctrl-C stops).")
 @_interval_option(with_watch=True)
-@click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
+@_QUIET
 def build(
     sources: tuple[str, ...],
     out: str,
@@ -398,11 +406,18 @@ def demo(out: str, quiet: bool) -> None:
     help="Folder for the site (default: a temporary folder, removed when serve stops).",
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0 picks a free port.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Bind another address only on purpose.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Bind another address only on purpose (other machines can then read the run; any Host header is answered).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title.")
+@_page_options
 @_interval_option(with_watch=False)
+@_QUIET
 def serve(
     source: str,
     out: str | None,
@@ -411,7 +426,11 @@ def serve(
     open_browser: bool,
     fmt: str | None,
     title: str | None,
+    groups_per_page: int,
+    jobs: int,
+    markdown: str,
     interval: float,
+    quiet: bool,
 ) -> None:
     """Keep the site of a live run current and serve it read-only on 127.0.0.1.
 
@@ -431,8 +450,10 @@ def serve(
     # session would otherwise pile up in /tmp, gigabytes each for a large run
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
-    options = BuildOptions(fmt=fmt, title=title, jobs=default_jobs())
-    bar = _Progress(True)
+    options = BuildOptions(
+        fmt=fmt, title=title, groups_per_page=groups_per_page, jobs=jobs or default_jobs(), markdown=markdown
+    )
+    bar = _Progress(not quiet)
     try:
         serve_site(
             source,
@@ -442,12 +463,13 @@ def serve(
             port=port,
             open_browser=open_browser,
             interval=interval,
-            report=_live_report(bar, False),
+            report=_live_report(bar, quiet),
             progress=bar,
         )
     except KeyboardInterrupt:
         bar.close()
-        click.echo("stopped")
+        if not quiet:
+            click.echo("stopped")
     except InputError as exc:
         _fail(str(exc))
     except OSError as exc:

@@ -275,3 +275,32 @@ def test_serve_answers_loopback_host_names_only(tmp_path):
             assert got == status, host
     assert allowed_hosts("0.0.0.0", 8000) is None  # --host: the user asked for other machines
     assert "127.0.0.1" in (allowed_hosts("127.0.0.1", 80) or ())
+
+
+def test_serve_takes_the_build_options_and_quiet(tmp_path):
+    """`serve` builds with the page options of `build` (--groups-per-page, --jobs, --markdown)
+    and, with -q, prints where to look and nothing else."""
+    import signal
+    import subprocess
+    import sys
+
+    src, _ = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "reportgen", "serve", str(src), "-o", str(out), "--port", "0"]
+        + ["-q", "-j", "1", "--markdown", "off", "--groups-per-page", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert _wait(lambda: (out / "index.html").is_file() and (out / "live.js").is_file())
+        time.sleep(0.3)
+    finally:
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=20)
+    assert stdout.startswith("serving ") and stdout.count("\n") == 1, stdout
+    assert "pages" not in stdout and "stopped" not in stdout
+    assert sorted(out.glob("train_iteration_*_p2.html"))  # two groups a page: second pages
+    page = (sorted(out.glob("train_iteration_*.html"))[0]).read_text("utf-8")
+    assert 'class="md"' not in page  # markdown off
