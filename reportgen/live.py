@@ -137,13 +137,21 @@ def watch(
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
-    """The Host headers ``serve`` answers: its loopback names and port, or any (None) when
-    it was asked to listen on another address (``--host``)."""
+def allowed_hosts(host: str) -> frozenset[str] | None:
+    """The host names ``serve`` answers to: the loopback names, or any (None) when it was
+    asked to listen on another address (``--host``). Any port: a tunnel (``ssh -L
+    9000:localhost:8000``) brings the reader's browser in on a port of its own."""
     if host not in _LOOPBACK:
         return None
-    names = ("127.0.0.1", "localhost", "[::1]")
-    return frozenset([*(f"{n}:{port}" for n in names), *(names if port == 80 else ())])
+    return frozenset(("127.0.0.1", "localhost", "[::1]"))
+
+
+def _host_name(header: str) -> str:
+    """The name of a Host header, without its port: "localhost:8000" -> "localhost"."""
+    header = header.strip().lower()
+    if header.startswith("["):  # [::1]:8000
+        return header[: header.find("]") + 1]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
@@ -159,7 +167,7 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_POST  # noqa: N815
 
     def send_head(self) -> Any:
-        if self.allowed is not None and (self.headers.get("Host") or "").lower() not in self.allowed:
+        if self.allowed is not None and _host_name(self.headers.get("Host") or "") not in self.allowed:
             self.send_error(403, "this server answers requests for 127.0.0.1 or localhost only")
             return None
         # http.server answers If-Modified-Since from a timestamp in whole seconds: a page
@@ -205,7 +213,7 @@ def serve(
     handler = functools.partial(Handler, directory=str(out))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     bound = server.server_address[1]
-    Handler.allowed = allowed_hosts(host, bound)
+    Handler.allowed = allowed_hosts(host)
     first = threading.Event()
     worker = threading.Thread(
         target=watch, args=(source, out, options, interval, report, stop, first.set, progress), daemon=True
