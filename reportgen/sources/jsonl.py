@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from ..storage import shown_text
+
 
 class LineError(ValueError):
     """A line that is not JSON at all."""
@@ -124,7 +126,6 @@ def nan_to_null(value: Any) -> Any:
 # a \uD800-\uDFFF escape: json.loads keeps lone ones as surrogates, which no
 # UTF-8 encoder (orjson, the page writer) accepts
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def scrub_surrogates(value: Any) -> tuple[Any, bool]:
@@ -133,12 +134,9 @@ def scrub_surrogates(value: Any) -> tuple[Any, bool]:
     Returns (value, whether anything was replaced).
     """
 
-    def fix(s: str) -> str:
-        return _LONE_SURROGATE.sub("\ufffd", s)
-
     changed = False
     if isinstance(value, str):
-        out = fix(value)
+        out = shown_text(value)
         return out, out != value
     stack: list[Any] = [value]
     while stack:
@@ -147,21 +145,21 @@ def scrub_surrogates(value: Any) -> tuple[Any, bool]:
             for k in list(node):
                 v = node[k]
                 if isinstance(v, str):
-                    fv = fix(v)
+                    fv = shown_text(v)
                     if fv != v:
                         node[k] = fv
                         changed = True
                 elif isinstance(v, (dict, list)):
                     stack.append(v)
                 if isinstance(k, str):
-                    fk = fix(k)
+                    fk = shown_text(k)
                     if fk != k:
                         node[fk] = node.pop(k)
                         changed = True
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 if isinstance(v, str):
-                    fv = fix(v)
+                    fv = shown_text(v)
                     if fv != v:
                         node[i] = fv
                         changed = True
