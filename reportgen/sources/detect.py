@@ -7,8 +7,8 @@ import posixpath
 
 from ..errors import InputError
 from ..storage import Storage, is_url, shown_text
+from .observe import COMPRESSED, ObserveReader, looks_like_observe
 from .observe import FILE as OBSERVE_FILE
-from .observe import ObserveReader, looks_like_observe
 
 FORMATS = ("observe", "tinker")
 
@@ -53,7 +53,7 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         (
             f"{d}{OBSERVE_FILE}{ext}"
             for d in ("", "observe/")
-            for ext in (".gz", ".zst", ".bz2", ".xz", ".zip")
+            for *_, ext in COMPRESSED
             if storage.is_file(d + OBSERVE_FILE + ext)
         ),
         None,

@@ -799,7 +799,7 @@ class ObserveReader:
                 head = f.read(6)
         except OSError as exc:
             raise InputError(f"cannot read: {exc}", self.path) from exc
-        for magic, kind, tool in _COMPRESSED:
+        for magic, kind, tool, _suffix in COMPRESSED:
             if head.startswith(magic):
                 raise InputError(
                     f"a {kind} file, not JSON lines: reportgen reads the export uncompressed ({tool} it first)",
@@ -1312,13 +1312,13 @@ def _json_row(row: array) -> list[float | None]:
     return [None if math.isnan(x) else x for x in row]
 
 
-# the magic numbers of what an export may have been packed with
-_COMPRESSED = (
-    (b"\x1f\x8b", "gzip-compressed", "gunzip"),
-    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd"),
-    (b"BZh", "bzip2-compressed", "bunzip2"),
-    (b"\xfd7zXZ\x00", "xz-compressed", "unxz"),
-    (b"PK\x03\x04", "zip", "unzip"),
+# what an export may have been packed with: magic number, name, the tool that unpacks it, suffix
+COMPRESSED = (
+    (b"\x1f\x8b", "gzip-compressed", "gunzip", ".gz"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd", ".zst"),
+    (b"BZh", "bzip2-compressed", "bunzip2", ".bz2"),
+    (b"\xfd7zXZ\x00", "xz-compressed", "unxz", ".xz"),
+    (b"PK\x03\x04", "zip", "unzip", ".zip"),
 )
 
 
