@@ -274,6 +274,9 @@ def build(
         except KeyboardInterrupt:
             bar.close()
             click.echo("stopped")
+        except (InputError, OutputError) as exc:  # OUT refused at the first build
+            bar.close()
+            _fail(str(exc))
         return
     if plan is None:
         run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
@@ -415,6 +418,7 @@ def demo(out: str, quiet: bool) -> None:
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
 @click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Force the input format.")
 @click.option("--title", default=None, help="The site's title.")
+@click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site (with -o).")
 @_page_options
 @_interval_option(with_watch=False)
 @_QUIET
@@ -426,6 +430,7 @@ def serve(
     open_browser: bool,
     fmt: str | None,
     title: str | None,
+    force: bool,
     groups_per_page: int,
     jobs: int,
     markdown: str,
@@ -451,7 +456,12 @@ def serve(
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
     options = BuildOptions(
-        fmt=fmt, title=title, groups_per_page=groups_per_page, jobs=jobs or default_jobs(), markdown=markdown
+        fmt=fmt,
+        title=title,
+        force=force,
+        groups_per_page=groups_per_page,
+        jobs=jobs or default_jobs(),
+        markdown=markdown,
     )
     bar = _Progress(not quiet)
     try:
@@ -470,7 +480,8 @@ def serve(
         bar.close()
         if not quiet:
             click.echo("stopped")
-    except InputError as exc:
+    except (InputError, OutputError) as exc:
+        bar.close()
         _fail(str(exc))
     except OSError as exc:
         _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")

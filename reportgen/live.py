@@ -12,6 +12,7 @@ import functools
 import http.server
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -109,7 +110,11 @@ def watch(
             last = sig
             try:
                 result = build(source, out, options, progress)
-            except (InputError, OutputError) as exc:
+            except OutputError:
+                if not generation:  # the folder refused from the start: no change of the source mends it
+                    raise
+                report(f"reportgen: error: {sys.exc_info()[1]} (will retry when the source changes)")
+            except InputError as exc:
                 report(f"reportgen: error: {exc} (will retry when the source changes)")
             except Exception:
                 if stop.is_set():  # stopped meanwhile: serve may have removed its folder
@@ -215,14 +220,23 @@ def serve(
     bound = server.server_address[1]
     Handler.allowed = allowed_hosts(host)
     first = threading.Event()
-    worker = threading.Thread(
-        target=watch, args=(source, out, options, interval, report, stop, first.set, progress), daemon=True
-    )
+    failed: list[BaseException] = []
+
+    def follow() -> None:
+        try:
+            watch(source, out, options, interval, report, stop, first.set, progress)
+        except BaseException as exc:  # handed to the serving thread, which says it
+            failed.append(exc)
+            stop.set()
+
+    worker = threading.Thread(target=follow, daemon=True)
     worker.start()
     try:
         while not first.wait(0.5):
             if stop.is_set():
                 server.server_close()
+                if failed:
+                    raise failed[0]
                 return
     except BaseException:  # Ctrl-C during the first build: stop the watch too
         stop.set()
@@ -245,3 +259,5 @@ def serve(
         server.shutdown()
         server.server_close()
         stop.set()
+    if failed:  # the watch ended with an error of its own: serving a site that no longer follows the run would hide it
+        raise failed[0]

@@ -308,3 +308,28 @@ def test_serve_takes_the_build_options_and_quiet(tmp_path):
     assert sorted(out.glob("train_iteration_*_p2.html"))  # two groups a page: second pages
     page = (sorted(out.glob("train_iteration_*.html"))[0]).read_text("utf-8")
     assert 'class="md"' not in page  # markdown off
+
+
+def test_watch_and_serve_end_when_the_output_folder_is_refused(tmp_path):
+    """A folder that is not a site (and no --force) cannot be mended by the run growing: the
+    watch and serve end with the error at once. They waited for a change of the source."""
+    import pytest
+
+    from reportgen.errors import OutputError
+    from reportgen.live import watch
+
+    src, _ = _split_demo(tmp_path)
+    taken = tmp_path / "notes"
+    taken.mkdir()
+    (taken / "keep.txt").write_text("mine")
+    for follow in (watch, serve):
+        stop = threading.Event()
+        timer = threading.Timer(10, stop.set)  # the previous code waited: give up, and fail, after 10 s
+        timer.start()
+        try:
+            with pytest.raises(OutputError, match="not a reportgen site"):
+                kwargs = {"port": 0} if follow is serve else {}
+                follow(str(src), taken, BuildOptions(jobs=1), interval=0.1, report=lambda s: None, stop=stop, **kwargs)
+        finally:
+            timer.cancel()
+    assert [p.name for p in taken.iterdir()] == ["keep.txt"]
