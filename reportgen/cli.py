@@ -21,6 +21,7 @@ from . import __version__
 from .errors import InputError, OutputError
 
 if TYPE_CHECKING:
+    from .site import BuildOptions
     from .sweep import SweepPlan
 
 
@@ -152,6 +153,22 @@ def _page_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
+def _live_options(
+    fmt: str | None, title: str | None, force: bool, groups_per_page: int, jobs: int, markdown: str
+) -> BuildOptions:
+    """The options of the builds of ``build --watch`` and ``serve``."""
+    from .site import BuildOptions, default_jobs
+
+    return BuildOptions(
+        fmt=fmt,
+        title=title,
+        force=force,
+        groups_per_page=groups_per_page,
+        jobs=jobs or default_jobs(),
+        markdown=markdown,
+    )
+
+
 _QUIET = click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
 
 
@@ -255,16 +272,8 @@ def build(
             _fail("--watch follows one run; serve or build each run of a sweep on its own")
         from .live import require_source
         from .live import watch as watch_run
-        from .site import BuildOptions, default_jobs
 
-        options = BuildOptions(
-            fmt=fmt,
-            title=title,
-            force=force,
-            groups_per_page=groups_per_page,
-            jobs=jobs or default_jobs(),
-            markdown=markdown,
-        )
+        options = _live_options(fmt, title, force, groups_per_page, jobs, markdown)
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
@@ -449,20 +458,12 @@ def serve(
     import tempfile
 
     from .live import serve as serve_site
-    from .site import BuildOptions, default_jobs
 
     # without -o the site lives in a temporary folder, removed when serve stops: a site per
     # session would otherwise pile up in /tmp, gigabytes each for a large run
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
-    options = BuildOptions(
-        fmt=fmt,
-        title=title,
-        force=force,
-        groups_per_page=groups_per_page,
-        jobs=jobs or default_jobs(),
-        markdown=markdown,
-    )
+    options = _live_options(fmt, title, force, groups_per_page, jobs, markdown)
     bar = _Progress(not quiet)
     try:
         serve_site(
