@@ -153,10 +153,10 @@ def _page_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def _live_options(
+def _options(
     fmt: str | None, title: str | None, force: bool, groups_per_page: int, jobs: int, markdown: str
 ) -> BuildOptions:
-    """The options of the builds of ``build --watch`` and ``serve``."""
+    """The build options of the command line (``--jobs 0``: one worker per usable core)."""
     from .site import BuildOptions, default_jobs
 
     return BuildOptions(
@@ -184,24 +184,12 @@ def run_build(
     markdown: str = "auto",
 ) -> None:
     """Build one site and report, mapping errors to exit codes."""
-    from .site import BuildOptions, build, default_jobs
+    from .site import build
 
     progress = _Progress(not quiet)
     try:
         with _exit_codes(before=progress.close):
-            result = build(
-                source,
-                Path(out),
-                BuildOptions(
-                    fmt=fmt,
-                    title=title,
-                    force=force,
-                    groups_per_page=groups_per_page,
-                    jobs=jobs or default_jobs(),
-                    markdown=markdown,
-                ),
-                progress,
-            )
+            result = build(source, Path(out), _options(fmt, title, force, groups_per_page, jobs, markdown), progress)
     finally:
         progress.close()
     for w in result.warnings:
@@ -273,7 +261,7 @@ def build(
         from .live import require_source
         from .live import watch as watch_run
 
-        options = _live_options(fmt, title, force, groups_per_page, jobs, markdown)
+        options = _options(fmt, title, force, groups_per_page, jobs, markdown)
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
@@ -331,7 +319,6 @@ def run_sweep(
     markdown: str = "auto",
 ) -> None:
     """Build a sweep (a site per run and the index comparing them) and report."""
-    from .site import BuildOptions, default_jobs
     from .sweep import build_sweep
 
     bar = _Progress(not quiet, "building")
@@ -341,15 +328,13 @@ def run_sweep(
             bar.close()
             click.echo(message)
 
-    jobs = jobs or default_jobs()
+    options = _options(fmt, title, force, groups_per_page, jobs, markdown)
     with _exit_codes(bar.close):
         result = build_sweep(
             plan,
             Path(out),
-            BuildOptions(
-                fmt=fmt, title=title, force=force, groups_per_page=groups_per_page, jobs=jobs, markdown=markdown
-            ),
-            jobs=jobs,
+            options,
+            jobs=options.jobs,
             on_run=on_run,
             progress=bar,
         )
@@ -463,7 +448,7 @@ def serve(
     # session would otherwise pile up in /tmp, gigabytes each for a large run
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
-    options = _live_options(fmt, title, force, groups_per_page, jobs, markdown)
+    options = _options(fmt, title, force, groups_per_page, jobs, markdown)
     bar = _Progress(not quiet)
     try:
         serve_site(
