@@ -838,3 +838,26 @@ def test_a_run_read_as_dot_is_titled_by_its_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "42")
     assert open_source(".").scan().title == "42"
     assert open_source("observe/observe.jsonl").scan().title == "42"
+
+
+def test_records_with_an_update_number_no_writer_makes_are_counted(tmp_path, monkeypatch):
+    """Update -3 or "x" cannot come from the trainer: such records are skipped, as before, but
+    now said (a warning, and one problem per record for `reportgen check`), by the serial scan
+    and by the workers' (whose consecutive rollouts of one update come as one record)."""
+    from reportgen.check import check
+    from reportgen.sources import observe
+
+    o = Obs().run("grpo", group_size=2)
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, prompt="p:0"), o.rollout(1, 0, 1, prompt="p:0"))
+    o.batch(o.update(1))
+    o.batch(o.prompt("p:1", "q"), o.rollout(-3, 0, 0, prompt="p:1"), o.rollout(-3, 0, 1, prompt="p:1"))
+    o.batch(o.update("x"))
+    src = o.write(tmp_path / "src")
+    monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
+    monkeypatch.setattr(observe, "_MIN_RANGE", 64)
+    for jobs in (1, 2):
+        run = ObserveReader(Storage(str(src))).scan(jobs=jobs)
+        assert [r.number for r in run.iterations] == [1]
+        assert any("3 record(s) with an update number no writer makes" in w for w in run.warnings), run.warnings
+    report = check(str(src))
+    assert sum(p.kind == "bad update number" for p in report.problems) == 3

@@ -112,6 +112,7 @@ class _ScanState:
     skipped_lines: int = 0
     broken_batches: int = 0
     utf8_replaced: int = 0
+    bad_numbers: int = 0  # records skipped for an update number no writer makes
     segments: list[_Segment] = field(default_factory=list)
     active: dict[int, float] = field(default_factory=dict)  # segment -> upto (inf = no limit)
 
@@ -540,10 +541,16 @@ class ObserveReader:
         # counters since the last committed offset: lines after it are read again next time
         line_no = st.line_no
         skipped_lines = st.skipped_lines
+        bad_numbers = st.bad_numbers
         broken_batches = st.broken_batches
         utf8 = st.utf8_replaced
         pending_tail = 0
         first_skip: tuple[int, str] | None = None  # the first line skipped by this scan, and why
+
+        def bad_number(line: int, value: Any, records: int) -> None:
+            nonlocal bad_numbers
+            bad_numbers += records
+            self._note(line, "bad update number", f"update {value!r}: not an integer from 0 to 2^53; skipped")
 
         def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
@@ -578,6 +585,7 @@ class ObserveReader:
                 if kind == _RUN:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:
+                        bad_number(bline + rec[3], rec[5], rec[6][0])
                         continue
                     found = self._updates.get((seg, n))
                     if found is None:
@@ -626,6 +634,7 @@ class ObserveReader:
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
+                        bad_number(bline + rec[3], rec[5], 1)
                         continue
                     found = self._updates.get((seg, n))
                     if found is None:
@@ -667,11 +676,12 @@ class ObserveReader:
             if progress is not None and offset >= next_report:
                 progress(min(offset - first, to_read), to_read, "bytes")
                 next_report = offset + step
-            st.line_no, st.skipped_lines, st.broken_batches, st.utf8_replaced = (
+            st.line_no, st.skipped_lines, st.broken_batches, st.utf8_replaced, st.bad_numbers = (
                 line_no,
                 skipped_lines,
                 broken_batches,
                 utf8,
+                bad_numbers,
             )
 
         try:
@@ -769,6 +779,11 @@ class ObserveReader:
         self._finish(run, segments, active, consumed)
         if skipped_lines:
             run.warnings.append(f"{self.path}: {skipped_lines} unreadable or stray line(s) were skipped.")
+        if st.bad_numbers:
+            run.warnings.append(
+                f"{self.path}: {st.bad_numbers} record(s) with an update number no writer makes (not an integer "
+                "from 0 to 2^53) were skipped."
+            )
         if broken_batches:
             run.warnings.append(f"{self.path}: {broken_batches} batch(es) broken off by a newer one were skipped.")
         if open_batch:
@@ -852,6 +867,7 @@ class ObserveReader:
                 "consumed": st.consumed,
                 "line_no": st.line_no,
                 "skipped_lines": st.skipped_lines,
+                "bad_numbers": st.bad_numbers,
                 "broken_batches": st.broken_batches,
                 "utf8_replaced": st.utf8_replaced,
                 # the run record's params as JSON text, read back by parse_line: any depth
@@ -907,6 +923,7 @@ class ObserveReader:
                 consumed=consumed,
                 line_no=int(sc["line_no"]),
                 skipped_lines=int(sc["skipped_lines"]),
+                bad_numbers=int(sc["bad_numbers"]),
                 broken_batches=int(sc["broken_batches"]),
                 utf8_replaced=int(sc["utf8_replaced"]),
                 segments=[_Segment(g[0], g[1], g[2], g[3], _params_of(g[4]), g[5], g[6], g[7]) for g in sc["segments"]],
