@@ -164,15 +164,15 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
     requests naming a loopback host: a web page that rebinds its own domain name to
     127.0.0.1 (DNS rebinding) must not read the run through the reader's browser."""
 
-    allowed: frozenset[str] | None = None
-
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         self.send_error(405, "read-only")
 
     do_PUT = do_DELETE = do_PATCH = do_POST  # noqa: N815
 
     def send_head(self) -> Any:
-        if self.allowed is not None and _host_name(self.headers.get("Host") or "") not in self.allowed:
+        bound = self.server.server_address  # (host, port) for the TCP server serve makes
+        allowed = allowed_hosts(str(bound[0]) if isinstance(bound, tuple) else "")
+        if allowed is not None and _host_name(self.headers.get("Host") or "") not in allowed:
             self.send_error(403, "this server answers requests for 127.0.0.1 or localhost only")
             return None
         # http.server answers If-Modified-Since from a timestamp in whole seconds: a page
@@ -212,13 +212,9 @@ def serve(
 
     # the port is taken before the first build: a port in use fails at once, not after a
     # build of minutes; a browser that connects meanwhile waits in the listen queue
-    class Handler(_ReadOnlyHandler):
-        pass
-
-    handler = functools.partial(Handler, directory=str(out))
+    handler = functools.partial(_ReadOnlyHandler, directory=str(out))
     server = http.server.ThreadingHTTPServer((host, port), handler)
     bound = server.server_address[1]
-    Handler.allowed = allowed_hosts(host)
     first = threading.Event()
     failed: list[BaseException] = []
 
