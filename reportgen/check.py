@@ -63,6 +63,9 @@ class CheckReport:
     problems: list[Problem] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     facts: dict[str, Any] = field(default_factory=dict)
+    # what a build says about the input that is not wrong with it (a renamed evaluator
+    # label, a resumed run): listed, but the exit code stays 0
+    notes: list[str] = field(default_factory=list)
     fatal: bool = False  # the input could not be read to its end
     seconds: float = 0.0
     _seen: set[tuple[str, int | None, str, str]] = field(default_factory=set, repr=False)
@@ -98,11 +101,12 @@ class CheckReport:
         return f"reportgen check: {what}: {total:,} problem(s): {kinds}"
 
     def lines(self) -> list[str]:
-        """The text output, one problem a line, then the summary."""
+        """The text output, one problem a line, then the notes and the summary."""
         out = [p.text() for p in self.problems]
         total = sum(self.counts.values())
         if total > len(self.problems):
             out.append(f"… and {total - len(self.problems)} more")
+        out.extend(f"note: {n}" for n in self.notes)
         out.append(self.summary())
         return out
 
@@ -116,6 +120,7 @@ class CheckReport:
             "counts": dict(sorted(self.counts.items())),
             "total": sum(self.counts.values()),
             "facts": self.facts,
+            "notes": self.notes,
             "problems": [asdict(p) for p in self.problems],
             "seconds": round(self.seconds, 3),
         }
@@ -308,7 +313,9 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
         if m and torn.get(m.group("file")) == int(m.group("line")):
             continue  # the torn tail, already listed
         if w.startswith("evaluator file label") or w.startswith("run resumed at step"):
-            continue  # facts about the layout, not problems
+            # facts about the layout, not problems: what build says, without a failing exit
+            report.notes.append(w.encode("utf-8", "replace").decode("utf-8"))
+            continue
         _add_warning(report, w, st.display(), "run")
     nonfinite = run.info.get("nonfinite_metrics") or {}
     for key, lines in sorted(nonfinite.items()):

@@ -148,3 +148,21 @@ def test_check_reports_its_progress(tmp_path):
     assert "bytes" in units and units.index("bytes") < units.index("updates")
     loads = [(d, t) for d, t, u in seen if u == "updates"]
     assert loads == [(i, report.facts["pages"]) for i in range(report.facts["pages"])]
+
+
+def test_layout_facts_are_notes_not_problems(tmp_path):
+    """What build warns about that is not wrong (a renamed evaluator label, a resumed run)
+    is listed as a note, and the exit code stays 0."""
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "calc_agent_multiturn", run)
+    for f in list((run / "iteration_000000").glob("eval_test*")):
+        f.rename(f.with_name(f.name.replace("eval_test", "eval_te#st")))
+    r = invoke("check", str(run))
+    assert r.exit_code == 0, r.output
+    notes = [line for line in r.output.splitlines() if line.startswith("note: ")]
+    assert notes == ["note: evaluator file label 'te#st' is written as 'te_st'"], r.output
+    code, rep = _json(str(run))
+    assert code == 0 and rep["ok"] and rep["notes"] == [notes[0][len("note: ") :]]
+    code, rep = _json(str(FIXTURES / "tinker" / "arith_resumed"))
+    assert [n for n in rep["notes"] if n.startswith("run resumed at step")], rep
+    assert not any("resumed" in p["message"] for p in rep["problems"])
