@@ -24,6 +24,7 @@ from .model import IterationRef, Run
 from .sources import Progress
 from .sources.detect import open_source
 from .sources.jsonl import LineError, parse_line
+from .storage import shown_text
 
 MAX_PROBLEMS = 10_000  # kept in full; the counts go on past it
 
@@ -314,7 +315,7 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
             continue  # the torn tail, already listed
         if w.startswith("evaluator file label") or w.startswith("run resumed at step"):
             # facts about the layout, not problems: what build says, without a failing exit
-            report.notes.append(w.encode("utf-8", "replace").decode("utf-8"))
+            report.notes.append(shown_text(w))
             continue
         _add_warning(report, w, st.display(), "run")
     nonfinite = run.info.get("nonfinite_metrics") or {}
