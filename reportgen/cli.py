@@ -266,14 +266,15 @@ def build(
             require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
         bar = _Progress(not quiet)
-        try:
-            watch_run(sources[0], Path(out), options, interval=interval, report=_live_report(bar, quiet), progress=bar)
-        except KeyboardInterrupt:
-            bar.close()
-            click.echo("stopped")
-        except (InputError, OutputError) as exc:  # OUT refused at the first build
-            bar.close()
-            _fail(str(exc))
+        # OUT refused at the first build, or anything the watch cannot go on after: one message
+        with _exit_codes(before=bar.close):
+            try:
+                watch_run(
+                    sources[0], Path(out), options, interval=interval, report=_live_report(bar, quiet), progress=bar
+                )
+            except KeyboardInterrupt:
+                bar.close()
+                click.echo("stopped")
         return
     if plan is None:
         run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
@@ -442,6 +443,7 @@ def serve(
     """
     import tempfile
 
+    from .live import PortError
     from .live import serve as serve_site
 
     # without -o the site lives in a temporary folder, removed when serve stops: a site per
@@ -451,26 +453,26 @@ def serve(
     options = _options(fmt, title, force, groups_per_page, jobs, markdown)
     bar = _Progress(not quiet)
     try:
-        serve_site(
-            source,
-            target,
-            options,
-            host=host,
-            port=port,
-            open_browser=open_browser,
-            interval=interval,
-            report=_live_report(bar, quiet),
-            progress=bar,
-        )
-    except KeyboardInterrupt:
-        bar.close()
-        if not quiet:
-            click.echo("stopped")
-    except (InputError, OutputError) as exc:
-        bar.close()
-        _fail(str(exc))
-    except OSError as exc:
-        _fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
+        # a port in use, OUT refused, or the watch's own failure: one message, as build's
+        with _exit_codes(before=bar.close):
+            try:
+                serve_site(
+                    source,
+                    target,
+                    options,
+                    host=host,
+                    port=port,
+                    open_browser=open_browser,
+                    interval=interval,
+                    report=_live_report(bar, quiet),
+                    progress=bar,
+                )
+            except KeyboardInterrupt:
+                bar.close()
+                if not quiet:
+                    click.echo("stopped")
+            except PortError as exc:
+                _fail(str(exc.strerror))
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -193,6 +193,11 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class PortError(OSError):
+    """The address to serve on cannot be bound (a port in use, an address not this machine's);
+    ``strerror`` is the whole message."""
+
+
 def serve(
     source: str,
     out: Path,
@@ -213,7 +218,10 @@ def serve(
     # the port is taken before the first build: a port in use fails at once, not after a
     # build of minutes; a browser that connects meanwhile waits in the listen queue
     handler = functools.partial(_ReadOnlyHandler, directory=str(out))
-    server = http.server.ThreadingHTTPServer((host, port), handler)
+    try:
+        server = http.server.ThreadingHTTPServer((host, port), handler)
+    except OSError as exc:  # told apart from a build's own OSError (a full disk), which is not the port's
+        raise PortError(exc.errno, f"cannot serve on {host}:{port}: {exc.strerror or exc}") from exc
     bound = server.server_address[1]
     first = threading.Event()
     failed: list[BaseException] = []

@@ -333,3 +333,34 @@ def test_watch_and_serve_end_when_the_output_folder_is_refused(tmp_path):
         finally:
             timer.cancel()
     assert [p.name for p in taken.iterdir()] == ["keep.txt"]
+
+
+def test_live_commands_say_a_failure_once_and_name_the_port_only_when_it_is_the_port(tmp_path, monkeypatch):
+    """A busy port is said as such; a build's own OSError (a full disk) under watch or serve is
+    said as build says it: not as the port's, and never as a traceback."""
+    import socket
+
+    from click.testing import CliRunner
+
+    import reportgen.live as live
+    from reportgen.cli import main
+
+    src, _rest = _split_demo(tmp_path)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    try:
+        r = CliRunner().invoke(main, ["serve", str(src), "-o", str(tmp_path / "s1"), "--port", str(port), "-q"])
+    finally:
+        busy.close()
+    assert r.exit_code == 1 and f"reportgen: error: cannot serve on 127.0.0.1:{port}: " in r.output, r.output
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(live, "build", full_disk)
+    for args in (["build", str(src), "-o", str(tmp_path / "s2"), "--watch"], ["serve", str(src), "--port", "0"]):
+        r = CliRunner().invoke(main, [*args, "-q"])
+        assert r.exit_code == 1 and isinstance(r.exception, SystemExit), (args, r.output, r.exception)
+        assert "reportgen: error: No space left on device" in r.output and "cannot serve" not in r.output, r.output
