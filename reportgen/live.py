@@ -12,7 +12,6 @@ import functools
 import http.server
 import os
 import re
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -110,11 +109,9 @@ def watch(
             last = sig
             try:
                 result = build(source, out, options, progress)
-            except OutputError:
-                if not generation:  # the folder refused from the start: no change of the source mends it
-                    raise
-                report(f"reportgen: error: {sys.exc_info()[1]} (will retry when the source changes)")
-            except InputError as exc:
+            except (InputError, OutputError) as exc:
+                if isinstance(exc, OutputError) and not generation:
+                    raise  # the folder refused from the start: no change of the source mends it
                 report(f"reportgen: error: {exc} (will retry when the source changes)")
             except Exception:
                 if stop.is_set():  # stopped meanwhile: serve may have removed its folder
