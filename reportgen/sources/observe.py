@@ -547,6 +547,12 @@ class ObserveReader:
         pending_tail = 0
         first_skip: tuple[int, str] | None = None  # the first line skipped by this scan, and why
 
+        def skip(line: int, why: str) -> None:
+            nonlocal skipped_lines, first_skip
+            skipped_lines += 1
+            first_skip = first_skip or (line, why)
+            self._note(line, "unreadable line", why)
+
         def bad_number(line: int, value: Any, records: int) -> None:
             nonlocal bad_numbers
             bad_numbers += records
@@ -724,17 +730,12 @@ class ObserveReader:
                         commit(offset)
                     continue
                 if code == _UNREADABLE:
-                    skipped_lines += 1
-                    first_skip = first_skip or (line_no, f"not JSON ({rec})")
-                    self._note(line_no, "unreadable line", f"not JSON ({rec})")
+                    skip(line_no, f"not JSON ({rec})")
                     continue
                 if code == _NOT_RECORD:
                     if rec is not None:  # another integer v
                         raise InputError(f"schema version v={rec}; this reportgen reads v=1 only", self.path, line_no)
-                    skipped_lines += 1
-                    why = "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong"
-                    first_skip = first_skip or (line_no, why)
-                    self._note(line_no, "unreadable line", why)
+                    skip(line_no, "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong")
                     continue
                 if code == _BAD_VERSION:
                     raise InputError(f"schema version v={rec!r}; this reportgen reads v=1 only", self.path, line_no)
@@ -751,10 +752,7 @@ class ObserveReader:
                         self._note_broken(batch_line, open_key, len(open_batch), line_no)
                         open_batch = []
                     if index != 0:
-                        skipped_lines += 1
-                        why = f"stray line: batch_index {index} of batch {rec[2]} outside its batch"
-                        first_skip = first_skip or (line_no, why)
-                        self._note(line_no, "unreadable line", why)
+                        skip(line_no, f"stray line: batch_index {index} of batch {rec[2]} outside its batch")
                         continue
                     open_key = key
                     open_batch = [(rec, start, offset)]
