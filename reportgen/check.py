@@ -24,6 +24,7 @@ from .model import IterationRef, Run
 from .sources import Progress
 from .sources.detect import open_source
 from .sources.jsonl import LineError, parse_line
+from .sources.tinker import SUMMARY_VERSIONS
 from .storage import shown_text
 
 MAX_PROBLEMS = 10_000  # kept in full; the counts go on past it
@@ -36,9 +37,10 @@ _OBSERVE_DETAILED = (
     "the last line is incomplete",
     "held invalid UTF-8",
 )
+# the tinker reader's warning for a flat file that an iteration_NNNNNN/ file replaces
+_BOTH_LAYOUTS = "holds the same file in the iteration_NNNNNN/ layout"
 _WHERE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<message>.*)$", re.S)
 _UTF8 = re.compile(r"^(?P<file>.+?): (?P<n>\d+) line\(s\) held invalid UTF-8")
-SUMMARY_VERSIONS = (1,)
 
 
 @dataclass
@@ -177,7 +179,10 @@ def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, pro
             continue
         rollouts += ref.rollouts
         for w in it.warnings:
-            _add_warning(report, w, default_file, "iteration warning", prefix=f"{what}: ")
+            if "schema_version" in w:
+                continue  # listed line by line by _scan_jsonl, as "unknown version"
+            said = w.partition(": ")[2].startswith(f"{what}: ")  # the reader named the update
+            _add_warning(report, w, default_file, "iteration warning", prefix="" if said else f"{what}: ")
     report.facts["pages"] = len(refs)
     report.facts["rollouts"] = rollouts
 
@@ -313,19 +318,27 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
         m = _WHERE.match(w)
         if m and torn.get(m.group("file")) == int(m.group("line")):
             continue  # the torn tail, already listed
-        if w.startswith("evaluator file label") or w.startswith("run resumed at step"):
+        if w.startswith(("evaluator file label", "run resumed at step")) or _BOTH_LAYOUTS in w:
             # facts about the layout, not problems: what build says, without a failing exit
             report.notes.append(shown_text(w))
             continue
         _add_warning(report, w, st.display(), "run")
+    # tinker writes NaN and Infinity as bare tokens by design (spec §3: json.dumps with
+    # allow_nan), and a metric that is NaN is what the run computed: a note, not a problem
     nonfinite = run.info.get("nonfinite_metrics") or {}
     for key, lines in sorted(nonfinite.items()):
         shown = ", ".join(map(str, lines[:5])) + (" …" if len(lines) > 5 else "")
-        report.add(
-            st.display("metrics.jsonl"),
-            lines[0],
-            "non-finite metric",
-            f"{key}: {len(lines)} NaN or infinite value(s) (line {shown})",
+        report.notes.append(
+            shown_text(
+                f"{st.display('metrics.jsonl')}:{lines[0]}: {key}: {len(lines)} NaN or infinite value(s) (line {shown}); "
+                "charts leave them out"
+            )
+        )
+    unstepped = run.info.get("unstepped_metrics") or []
+    if unstepped:
+        report.notes.append(
+            f"{st.display('metrics.jsonl')}: {len(unstepped)} row(s) without a step (discarded work): "
+            "listed on the index"
         )
     for refs in [run.iterations, *run.evals.values()]:
         for ref in refs:

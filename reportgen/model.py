@@ -360,6 +360,9 @@ class Run:
     evals: dict[str, list[IterationRef]] = field(default_factory=dict)  # label -> eval pages
     metrics: MetricTable = field(default_factory=MetricTable)
     warnings: list[str] = field(default_factory=list)
+    # what loading a page said (also on that page): printed by the build it was rendered in,
+    # kept off the index, which a rebuild that reuses the page must write the same
+    page_warnings: list[str] = field(default_factory=list)
     dropped_batches: int = 0
     config: Any = None
     checkpoints: list[Checkpoint] = field(default_factory=list)

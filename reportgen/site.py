@@ -608,8 +608,9 @@ def _pages_caption(entries: list[PageEntry], first: int, total: int) -> str:
 
 
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers
-# (rollouts, groups, trained, reward_mean, html pages, files written, page key)
-_Result = tuple[int, int, int, float | None, int, list[str], str | None]
+# (rollouts, groups, trained, reward_mean, html pages, files written, page key, the load's
+# warnings: a reused page has none to say again)
+_Result = tuple[int, int, int, float | None, int, list[str], str | None, list[str]]
 
 
 def _render_iteration(
@@ -646,7 +647,7 @@ def _render_iteration(
         ctx["groups_html"] = _GROUPS_MARK
         head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
         writer.write(page_name(ref.kind, ref.label, ref.number, p), _page_parts(head, chunks, tail))
-    return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key
+    return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key, it.warnings
 
 
 def _prompts_by_update(job: _Job) -> dict[int, list[str]]:
@@ -693,7 +694,7 @@ def _old_result(old: dict[str, Any], key: str) -> _Result:
     """A page taken from the previous site: the statistics its state record kept."""
     rollouts, groups, trained, reward_mean = old["stats"]
     files = list(old["files"])
-    return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key
+    return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key, []
 
 
 def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: IterationRef) -> _Result | None:
@@ -1009,7 +1010,8 @@ def render_run(
     def record(si: int, i: int, res: _Result) -> None:
         nonlocal rollouts
         ref = sequences[si][i]
-        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key = res
+        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key, said = res
+        run.page_warnings.extend(said)
         both = keys.get((si, i))
         if new_pages is not None and key is not None and both is not None:
             nxt = neighbours(si, i)[1]
@@ -1353,7 +1355,7 @@ def _build(
         latest=_latest_page(run),
         word=run.iterations_word,
         seconds=time.perf_counter() - t0,
-        warnings=list(run.warnings),
+        warnings=run.warnings + run.page_warnings,
     )
 
 

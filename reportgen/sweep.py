@@ -691,7 +691,7 @@ def sweep_context(summaries: list[tuple[str, dict[str, Any]]], title: str) -> tu
                 "status_reason": str(s.get("status_reason") or ""),
                 "format": fmt_name,
                 "algorithm": s.get("algorithm") or "–",
-                "model": model_file_name(model) or "–",
+                "model": (model_file_name(model) if fmt_name == "observe" else model) or "–",
                 "model_full": model or "",
                 "iterations": s.get("iterations") if isinstance(s.get("iterations"), int) else 0,
                 "last_step": s.get("last_step"),

@@ -282,7 +282,9 @@ def test_tinker_files_shrink_or_vanish_between_scan_and_load(tmp_path):
     assert it.groups
     (src / "iteration_000001" / "train_logtree.json").write_bytes(b'{"title": "x", "ro')
     r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "site")])
-    assert r.exit_code == 1 and "train_logtree.json" in r.output and "Traceback" not in r.output
+    # a torn logtree costs its page the logtree only: said, and the build goes on
+    assert r.exit_code == 0 and "Traceback" not in r.output
+    assert "train_logtree.json: bad logtree JSON" in r.output and "rollout summaries only" in r.output
     shutil.rmtree(src / "iteration_000001")
     r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "site")])
     assert r.exit_code == 0, r.output

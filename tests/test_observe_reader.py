@@ -161,7 +161,7 @@ def test_prompts_are_keyed_per_segment(tmp_path):
     reader, run = read(o.write(tmp_path))
     it = reader.load(run.iterations[1])
     assert it.groups[0].prompt is not None and it.groups[0].prompt.messages is None
-    assert any("prompt record not received" in w for w in it.warnings)
+    assert any(w.endswith(": update 2: prompt record not received for p:0") for w in it.warnings)
     first = reader.load(run.iterations[0])
     assert first.groups[0].prompt.messages[0].content == "segment zero prompt"
 

@@ -208,7 +208,7 @@ def test_metrics_edge_cases(tmp_path):
         assert math.isnan(t.columns[name][0])
     assert "flag" not in t.columns and "s" not in t.columns and "n" not in t.columns
     assert (t.get(1, "a"), t.get(2, "a"), t.get(3, "a")) == (5, 6, 8)
-    assert run.info["unstepped_metrics"] == [{"a": 7}]
+    assert run.info["unstepped_metrics"] == [{"line": 5, "values": {"a": 7, "note": "no step"}}]
     assert any(re.search(r"metrics\.jsonl:6: bad JSON", w) for w in run.warnings)
     assert any("metrics.jsonl:7" in w for w in run.warnings)
     assert [r.number for r in run.iterations] == [0, 1, 2, 3]
@@ -513,13 +513,53 @@ def test_crash_found_at_load(tmp_path):
     assert ref.status == "crashed"
 
 
-def test_bad_logtree_json_raises(tmp_path):
+@pytest.mark.parametrize("torn", ['{"title": "x", "root": ', "", "[]"])
+def test_an_unreadable_logtree_costs_its_page_the_logtree_only(tmp_path, torn):
+    """A torn, empty or non-object logtree (a crash while tinker wrote it) is a warning naming
+    the file: the build goes on, the page says why and shows the summaries, and the logtree
+    JSON beside it is one the views export (valid JSON), not the torn bytes."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
     run_dir = copy_fixture("arith_sync", tmp_path)
-    (run_dir / "iteration_000001" / "train_logtree.json").write_text('{"title": "x", "root": ')
+    bad = run_dir / "iteration_000001" / "train_logtree.json"
+    bad.write_text(torn)
     reader, run = scan(run_dir)
-    with pytest.raises(InputError) as exc:
-        reader.load(run.iterations[1])
-    assert exc.value.path.endswith("iteration_000001/train_logtree.json")
+    it = reader.load(run.iterations[1])
+    assert any(w.startswith(str(bad)) and "rollout summaries only" in w for w in it.warnings)
+    assert sum(len(g.members) for g in it.groups) == 24
+    assert reader.logtree_bytes(run.iterations[1]) is None
+    for jobs in (1, 2):
+        out = tmp_path / f"site{jobs}"
+        result = build(str(run_dir), out, BuildOptions(jobs=jobs))
+        assert any("iteration_000001/train_logtree.json" in w for w in result.warnings)
+        page = BeautifulSoup((out / "train_iteration_000001.html").read_text(), "html.parser")
+        said = [p.get_text() for p in page.select("p.warning")]
+        assert any("train_logtree.json: bad logtree JSON" in w and "summaries only" in w for w in said)
+        assert len(page.select("article.member")) == 24
+        json.loads((out / "train_iteration_000001_logtree.json").read_text())
+        assert (out / "train_iteration_000002.html").exists()
+
+
+def test_a_pre_0_6_resume_that_redoes_the_last_step_is_found(tmp_path):
+    """Before 0.6 tinker did not truncate metrics.jsonl on resume (spec §9): steps
+    [0, 1, 2, 2, 3, ...] mean a resume at 2, the same as [0, 1, 2, 3, 2, 3, ...]; the final
+    step's second row (final eval, totals) and async eval rows at a training step are not."""
+    run_dir = copy_fixture("arith_resumed", tmp_path)
+    for f in run_dir.glob("metrics.jsonl.pre_resume_*"):
+        f.unlink()
+    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    train = [r for r in rows if "progress/batch" in r]
+    again = dict(train[2], **{"env/all/reward/total": -5.0})
+    rows.insert(rows.index(train[2]), again)  # the earlier attempt of step 2, then the re-run
+    (run_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _, run = scan(run_dir)
+    assert [s["resumed_at"] for s in run.segments] == [2]
+    assert any(w.startswith("run resumed at step 2") for w in run.warnings)
+    assert run.metrics.get(2, "env/all/reward/total") == train[2]["env/all/reward/total"]  # the later row
+    _, plain = scan(copy_fixture("arith_sync", tmp_path / "plain"))
+    assert plain.segments == []  # step 5 twice (final eval, totals): no resume
 
 
 def test_bad_summary_lines_warn(tmp_path):
@@ -793,3 +833,114 @@ def test_html_report_is_hostile_input():
     from reportgen.sources.tinker import node_text
 
     assert node_text(lognode_from_json(logtree_from_html("<p><![ x</p>")["root"])) == "<![ x"
+
+
+def test_members_without_text_are_not_duplicates(tmp_path):
+    """arith_sync's trajectories have no attributed text (the env blocks are unlabelled, spec
+    §12.9): all "" would compare equal, and every member was badged a duplicate."""
+    from reportgen.views.iteration import duplicate_ids
+
+    reader, run = scan(FIX / "arith_sync")
+    it = reader.load(run.iterations[0])
+    assert it.groups and all(m.messages is None and m.completion is None for g in it.groups for m in g.members)
+    assert all(duplicate_ids(g) == set() for g in it.groups)
+    g = it.groups[0]
+    g.members[0].completion = g.members[1].completion = "91"  # texts, equal: still duplicates
+    assert duplicate_ids(g) == {id(g.members[0]), id(g.members[1])}
+
+
+def test_index_lists_stepless_rows_and_the_whole_model_name(tmp_path):
+    """DiscardedWorkLog rows (no step, spec §3) are on the index, every key and value; a
+    tinker model name ("org/model") is shown whole, not cut at its last slash."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    with open(run_dir / "metrics.jsonl", "a") as f:
+        f.write('{"discarded/groups": 3.0, "discarded/why <b>": "stale"}\n')
+    config = json.loads((run_dir / "config.json").read_text())
+    config["model_name"] = "org-x/family/Model-7B"
+    (run_dir / "config.json").write_text(json.dumps(config))
+    build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    index = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
+    rows = index.select("section.unstepped tbody tr")
+    n = len((run_dir / "metrics.jsonl").read_text().splitlines())
+    assert [r.td.get_text() for r in rows] == [str(n)]
+    text = rows[0].get_text(" ")
+    assert "discarded/groups" in text and "3.0" in text and "discarded/why <b>" in text and "stale" in text
+    model = [d for d in index.select("dl div") if d.dt.get_text() == "model"]
+    assert model and model[0].dd.get_text() == "org-x/family/Model-7B"
+
+
+def test_a_file_in_both_layouts_is_read_once_and_said(tmp_path):
+    """The iteration_NNNNNN/ file wins over a flat one of the same iteration; the flat one is
+    named in a warning (a note for ``reportgen check``), not dropped silently."""
+    from reportgen.check import check
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    shutil.copy(run_dir / "iteration_000001" / "train_logtree.json", run_dir / "train_iteration_000001_logtree.json")
+    _, run = scan(run_dir)
+    said = [w for w in run.warnings if "train_iteration_000001_logtree.json: ignored" in w]
+    assert len(said) == 1 and "iteration_000001/train_logtree.json" in said[0]
+    assert run.iterations[1].locator["logtree"] == "iteration_000001/train_logtree.json"
+    rep = check(str(run_dir))
+    assert any("train_iteration_000001_logtree.json: ignored" in n for n in rep.notes)
+    assert not any("ignored" in p.message for p in rep.problems)
+
+
+def test_tool_call_content_parts_are_the_messages_calls():
+    """Renderers' ToolCallPart and UnparsedToolCallPart (spec §7.3: tinker's HTML draws them)
+    are calls of the message, drawn as calls, not JSON text; one also in tool_calls is one call."""
+    from reportgen.sources.tinker import message_from_json
+
+    call = {"type": "function", "id": "c1", "function": {"name": "calc", "arguments": '{"x": "<1>"}'}}
+    msg = message_from_json(
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "hi"},
+                {"type": "tool_call", "tool_call": call},
+                {"type": "unparsed_tool_call", "raw_text": "<tool_call>{", "error": "Invalid JSON"},
+            ],
+            "tool_calls": [call, {"type": "function", "id": "c2", "function": {"name": "other", "arguments": "{}"}}],
+        }
+    )
+    assert [(c.id, c.name, c.arguments) for c in msg.tool_calls] == [
+        ("c1", "calc", '{"x": "<1>"}'),
+        ("c2", "other", "{}"),
+    ]
+    assert [(u.raw_text, u.error) for u in msg.unparsed_tool_calls] == [("<tool_call>{", "Invalid JSON")]
+    assert [p.type for p in msg.parts or []] == ["text"]
+
+
+def test_schema_3_summaries_keep_what_they_add(tmp_path):
+    """The unreleased schema 3 (spec §0) adds a conversation and status fields: the build says
+    the version once a file, the conversation becomes the trajectory's, the rest its metadata."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    p = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"
+    recs = [json.loads(line) for line in p.read_text().splitlines()]
+    for i, r in enumerate(recs):
+        r.update(
+            schema_version=3,
+            conversation=[{"role": "user", "content": f"q-{i} <x>"}, {"role": "assistant", "content": f"a-{i} & b"}],
+            status="error" if i == 0 else "ok",
+            error_message="timed out <e>" if i == 0 else None,
+            stop_reason="length",
+        )
+    p.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    result = build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    said = [w for w in result.warnings if "schema_version 3" in w]
+    assert len(said) == 1 and said[0].startswith(f"{p}:1:")
+    page = BeautifulSoup((tmp_path / "site" / "train_iteration_000001.html").read_text(), "html.parser")
+    text = page.get_text()
+    for i in range(len(recs)):
+        assert f"q-{i} <x>" in text and f"a-{i} & b" in text
+    assert "timed out <e>" in text and "stop_reason" in text
+    # the logtree JSON beside the page is tinker's own, as written
+    logtree = (tmp_path / "site" / "train_iteration_000001_logtree.json").read_bytes()
+    assert logtree == (run_dir / "iteration_000001" / "train_logtree.json").read_bytes()

@@ -77,6 +77,7 @@ def block_main(context, missing=missing):
     l_0_columns = resolve('columns')
     l_0_rows_html = resolve('rows_html')
     l_0_evals = resolve('evals')
+    l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
     try:
         t_2 = environment.filters['length']
@@ -374,6 +375,28 @@ def block_main(context, missing=missing):
         l_1_c = missing
         yield '\n    </tbody>\n  </table>\n</section>\n'
     yield '\n\n'
+    if (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
+        pass
+        yield '\n<section class="unstepped">\n  <h2>Metrics rows without a step</h2>\n  <p class="subtle">tinker-cookbook writes these when it discards groups of rollouts (<code>DiscardedWorkLog</code>); they belong to no step, so no chart shows them.</p>\n  <table class="data">\n    <thead><tr><th>line of metrics.jsonl</th><th>values</th></tr></thead>\n    <tbody>\n    '
+        for l_1_u in (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
+            _loop_vars = {}
+            pass
+            yield '\n    <tr><td>'
+            yield escape(environment.getattr(l_1_u, 'line'))
+            yield '</td><td>'
+            for (l_2_k, l_2_v) in context.call(environment.getattr(environment.getitem(l_1_u, 'values'), 'items'), _loop_vars=_loop_vars):
+                _loop_vars = {}
+                pass
+                yield '<div class="kv"><span class="k">'
+                yield escape(l_2_k)
+                yield '</span> '
+                yield escape(t_5(l_2_v))
+                yield '</div>'
+            l_2_k = l_2_v = missing
+            yield '</td></tr>\n    '
+        l_1_u = missing
+        yield '\n    </tbody>\n  </table>\n</section>\n'
+    yield '\n\n'
     if (undefined(name='config_json') if l_0_config_json is missing else l_0_config_json):
         pass
         yield '\n<section class="config">\n  <details><summary><h2>config.json</h2></summary><pre class="json">'
@@ -437,4 +460,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=125&11=127&12=129&13=137&14=145&15=148&16=155&17=165&19=170&20=180&22=183&23=185&25=191&27=194&29=201&32=212&35=215&40=224&41=226&45=229&46=231&47=233&48=235&49=238&52=241&58=244&59=248&60=256&61=264&62=268&70=282&73=284&74=290&76=298&82=300&84=304&86=312&88=320&89=324&96=347&102=350&103=354&104=360&105=364&112=377&114=380&117=383&40=390&119=414&121=432'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=126&11=128&12=130&13=138&14=146&15=149&16=156&17=166&19=171&20=181&22=184&23=186&25=192&27=195&29=202&32=213&35=216&40=225&41=227&45=230&46=232&47=234&48=236&49=239&52=242&58=245&59=249&60=257&61=265&62=269&70=283&73=285&74=291&76=299&82=301&84=305&86=313&88=321&89=325&96=348&102=351&103=355&104=361&105=365&112=378&119=381&120=385&127=400&129=403&132=406&40=413&134=437&136=455'

@@ -1262,7 +1262,8 @@ class ObserveReader:
             group_list.append(mem)
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
-            warnings.append(f"prompt record not received for {', '.join(missing)}")
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
         if self._changed:
             warnings.append(
                 f"{self.path} changed while it was read (shorter or rewritten since the scan): "

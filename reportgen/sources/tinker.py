@@ -83,6 +83,25 @@ _ITER_DIR_RE = re.compile(r"^iteration_(\d{6,})$")
 _DIR_FILE_RE = re.compile(r"^(?:(train)|eval_(.*?))" + _SUFFIX_RE + "$")
 _FLAT_FILE_RE = re.compile(r"^(?:(train)|eval_(.*))_iteration_(\d{6,})" + _SUFFIX_RE + "$")
 _FLAT_ANY_RE = re.compile(r"_iteration_\d{6,}")
+# rollout summaries (spec §6): the versions read, and the keys of schema 1
+SUMMARY_VERSIONS = (1,)
+SUMMARY_KEYS = frozenset(
+    (
+        "schema_version",
+        "split",
+        "iteration",
+        "group_idx",
+        "traj_idx",
+        "tags",
+        "sampling_client_step",
+        "total_reward",
+        "final_reward",
+        "trajectory_metrics",
+        "steps",
+        "final_ob_len",
+    )
+)
+_UNSTEPPED_KEPT = 1000  # metrics rows without a step that the index lists (the first ones)
 _PRE_RESUME_RE = re.compile(r"^metrics\.jsonl\.pre_resume_(\d+)$")
 _RAW_CHARS = re.compile(r"[<>\"']")
 _TRAJ_RE = re.compile(r"^Trajectory (\d+) Episode$")
@@ -193,6 +212,7 @@ class TinkerReader:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._html_doc: tuple[str, dict[str, Any]] | None = None
+        self._unreadable: set[str] = set()  # logtree files load() could not read
 
     # ------------------------------------------------------------------ scan
     def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
@@ -296,7 +316,7 @@ class TinkerReader:
         table = run.metrics
         unstepped: list[dict[str, Any]] = []
         train_steps: set[int] = set()
-        max_train_step = -1
+        last_train_step = -1
         nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
         for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
             if not isinstance(row, dict):
@@ -304,14 +324,24 @@ class TinkerReader:
                 continue
             step = _row_step(row)
             if step is None:
-                unstepped.append({k: v for k, v in row.items() if _number(v) is not None})
+                # DiscardedWorkLog (spec §3): shown on the index as they are, not charted
+                if len(unstepped) < _UNSTEPPED_KEPT:
+                    unstepped.append({"line": lineno, "values": row})
                 continue
             is_train = "progress/batch" in row or "training_client/step" in row
             if is_train:
-                # pre-0.6 resumes append re-run steps without truncating (spec §9)
-                if step < max_train_step and not any(s.get("resumed_at") == step for s in run.segments):
+                # pre-0.6 resumes append re-run steps without truncating (spec §9): a training
+                # row at or below the step of the one before it, which the same step again is
+                # (a crash in the step after the checkpoint's, as in the fixture arith_resumed,
+                # redoes the checkpoint's step first)
+                if step <= last_train_step and not any(s.get("resumed_at") == step for s in run.segments):
                     run.segments.append({"resumed_at": step, "file": "metrics.jsonl", "truncated": False})
-                max_train_step = max(max_train_step, step)
+                    run.warnings.append(
+                        f"run resumed at step {step}: {self.storage.display('metrics.jsonl')}:{lineno} repeats "
+                        "steps already logged (tinker-cookbook before 0.6 kept the earlier attempt's rows); "
+                        "the later rows are used"
+                    )
+                last_train_step = step
                 train_steps.add(step)
             i = table.row_for(step)
             for key, value in row.items():
@@ -387,6 +417,12 @@ class TinkerReader:
                 label = self._safe_label(label, safe_labels, run)
             slot = found.setdefault((kind, label, n), {})
             key = _SUFFIXES[suffix]
+            if key in slot and slot[key] != rel:
+                kept, dropped = (rel, slot[key]) if prefer else (slot[key], rel)
+                run.warnings.append(
+                    f"{st.display(dropped)}: ignored, {st.display(kept)} holds the same file in the "
+                    "iteration_NNNNNN/ layout (tinker 0.2+), which is read instead"
+                )
             if prefer or key not in slot:
                 slot[key] = rel
 
@@ -544,6 +580,8 @@ class TinkerReader:
         (0.1.0), the logtree read back from it; None when there is neither."""
         loc = ref.locator or {}
         rel = loc.get("logtree")
+        if rel in self._unreadable or loc.get("html") in self._unreadable:
+            return None  # the views export one from the summaries
         if rel:
             return self.storage.read_bytes(rel)
         html_rel = loc.get("html")
@@ -563,10 +601,19 @@ class TinkerReader:
         it = Iteration(ref=ref, groups=[])
         root: LogNode | None = None
         doc: dict[str, Any] | None = None
-        if loc.get("logtree"):
-            doc = self._read_logtree(loc["logtree"], it.warnings)
-        elif loc.get("html"):
-            doc = self._read_logtree_html(loc["html"], it.warnings)
+        rel = loc.get("logtree") or loc.get("html")
+        if rel:
+            try:
+                doc = (
+                    self._read_logtree(rel, it.warnings)
+                    if loc.get("logtree")
+                    else self._read_logtree_html(rel, it.warnings)
+                )
+            except InputError as exc:
+                # one torn or empty logtree (a crash or a full disk while tinker wrote it)
+                # must not cost the run its site: the page says so and shows the summaries
+                self._unreadable.add(rel)
+                it.warnings.append(f"{exc}; its page shows the rollout summaries only")
         if doc is not None:
             it.logtree = {k: v for k, v in doc.items() if k != "root"}
             for key in ("title", "started_at", "path"):  # always there, a string or None
@@ -618,10 +665,18 @@ class TinkerReader:
 
     def _read_summaries(self, rel: str, warnings: list[str]) -> dict[int, list[Member]]:
         by_group: dict[int, list[Member]] = {}
+        said_version = False
         for lineno, rec in self._iter_jsonl(rel, warnings):
             if not isinstance(rec, dict):
                 warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
                 continue
+            v = rec.get("schema_version", 1)
+            if not said_version and (isinstance(v, bool) or v not in SUMMARY_VERSIONS):
+                said_version = True
+                warnings.append(
+                    f"{self.storage.display(rel)}:{lineno}: schema_version {v!r} (reads 1): the fields it "
+                    "adds are shown as trajectory metadata, a conversation as the trajectory's"
+                )
             gid = _int(rec.get("group_idx"))
             by_group.setdefault(gid if gid is not None else -1, []).append(member_from_summary(rec, lineno))
         return by_group
@@ -629,7 +684,12 @@ class TinkerReader:
 
 # ---------------------------------------------------------------- summaries
 def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
-    """One rollout-summary line as a :class:`Member`."""
+    """One rollout-summary line as a :class:`Member`.
+
+    Keys schema 1 does not have (the unreleased schema 3 of spec §0 adds ``conversation``,
+    ``status``, ``error_type``, ``error_message``, ``stop_reason``, ``model_name``) are kept
+    as the member's metadata, and a ``conversation`` list as its messages: nothing a file
+    holds is dropped unseen."""
     steps: list[Step] = []
     raw_steps = rec.get("steps")
     for i, s in enumerate(raw_steps if isinstance(raw_steps, list) else []):
@@ -665,6 +725,15 @@ def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
         final_ob_len=_int(rec.get("final_ob_len")),
         tokens=sum(tokens) if tokens else None,
     )
+    if not rec.keys() <= SUMMARY_KEYS:
+        extra = {k: v for k, v in rec.items() if k not in SUMMARY_KEYS}
+        conv = extra.pop("conversation", None)
+        if isinstance(conv, list) and conv:
+            m.messages = [message_from_json(x) for x in conv]
+        elif conv is not None:
+            extra["conversation"] = conv
+        if extra:
+            m.metadata = extra
     _derive_badges(m)
     return m
 
@@ -839,6 +908,8 @@ def message_from_json(m: Any) -> Message:
     role = m.get("role")
     msg = Message(role=role if isinstance(role, str) and role else "unknown")
     content = m.get("content")
+    part_calls: list[Any] = []  # tool_call parts (renderers' ToolCallPart), told as the message's calls
+    part_unparsed: list[Any] = []
     if isinstance(content, list):
         parts: list[Part] = []
         for p in content:
@@ -854,6 +925,10 @@ def message_from_json(m: Any) -> Message:
             elif ptype == "image":
                 img = p.get("image")
                 parts.append(Part("image", img if isinstance(img, str) else ""))
+            elif ptype == "tool_call" and isinstance(p.get("tool_call"), dict):
+                part_calls.append(p["tool_call"])
+            elif ptype == "unparsed_tool_call":
+                part_unparsed.append(p)
             else:
                 parts.append(Part(ptype, _dumps({k: v for k, v in p.items() if k != "type"})))
         msg.parts = parts
@@ -861,9 +936,15 @@ def message_from_json(m: Any) -> Message:
         msg.content = _s(content)
     calls = m.get("tool_calls")
     tool_calls: list[ToolCall] = []
-    for tc in calls if isinstance(calls, list) else []:
+    seen: set[str] = set()
+    for tc in [*(calls if isinstance(calls, list) else []), *part_calls]:
         if not isinstance(tc, dict):
             continue
+        # a call in both the message's tool_calls and a content part is one call
+        fp = _dumps(tc)
+        if fp in seen:
+            continue
+        seen.add(fp)
         fn = tc.get("function")
         fn = fn if isinstance(fn, dict) else {}
         args = fn.get("arguments")
@@ -878,12 +959,14 @@ def message_from_json(m: Any) -> Message:
     if tool_calls:
         msg.tool_calls = tool_calls
     unparsed = m.get("unparsed_tool_calls")
-    if isinstance(unparsed, list):
-        msg.unparsed_tool_calls = [
-            UnparsedToolCall(raw_text=_s(u.get("raw_text")), error=_s(u.get("error")))
-            for u in unparsed
-            if isinstance(u, dict)
-        ]
+    unparsed = [*(unparsed if isinstance(unparsed, list) else []), *part_unparsed]
+    if unparsed:
+        told: dict[tuple[str, str], UnparsedToolCall] = {}
+        for u in unparsed:
+            if isinstance(u, dict):
+                key = (_s(u.get("raw_text")), _s(u.get("error")))
+                told.setdefault(key, UnparsedToolCall(raw_text=key[0], error=key[1]))
+        msg.unparsed_tool_calls = list(told.values())
     tcid = m.get("tool_call_id")
     msg.tool_call_id = tcid if isinstance(tcid, str) else None
     name = m.get("name")
@@ -1072,6 +1155,7 @@ def _member_key(m: Member) -> tuple[str, tuple[str, ...]] | None:
 
 def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
     """Give members their conversation only where the match is certain."""
+    members = [m for m in members if m.messages is None]  # a summary's own conversation stands
     if not convs or not members:
         return
     if len(members) == 1 and len(convs) == 1:

@@ -79,7 +79,9 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
         "header": header,
         "run": run,
         "title": title,
-        "model_name": model_file_name(run.model),
+        # an observe model is a GGUF path, whose file name is the model (as the retrograd
+        # viewer shows it); a tinker model name ("Qwen/Qwen3-8B") is shown whole
+        "model_name": model_file_name(run.model) if run.format == "observe" else run.model,
         "columns": columns,
         "rows_html": iteration_rows(run, columns),
         "n_texts": texts,
@@ -87,6 +89,7 @@ def index_context(run: Run, title: str) -> dict[str, Any]:
         "evals": evals,
         "config_json": pretty_json(run.config) if run.config is not None else None,
         "visible_segments": [s for s in run.segments if s.get("visible")],
+        "unstepped": run.info.get("unstepped_metrics") or [],
     }
 
 

@@ -408,7 +408,11 @@ def duplicate_ids(g: Group) -> set[int]:
         texts[t] = texts.get(t, 0) + 1
     if len(texts) == len(members):
         return set()
-    return {id(m) for m, t in zip(members, whole) if texts[t] > 1}
+    # a member with no text at all (a tinker trajectory whose conversation the logtree does
+    # not attribute, an async run's) duplicates nothing: only texts are compared
+    return {
+        id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages is not None)
+    }
 
 
 def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:
