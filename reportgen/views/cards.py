@@ -22,7 +22,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..model import Group, Member, Prompt
-from .html import esc, esc_content, esc_marks, esc_str
+from .html import esc, esc_marks, esc_pre, esc_str
 from .iteration import (
     MessageView,
     PagePart,
@@ -63,9 +63,9 @@ def _f(value: float | int | None) -> str:
 
 def _dual(w: Callable[[str], Any], text: str, md: Markup | None, cls: str = "text") -> None:
     if md is None:
-        w(f'<pre class="{cls}">{esc_content(text)}</pre>')
+        w(f'<pre class="{cls}">{esc_pre(text)}</pre>')
     else:
-        w(f'<pre class="{cls} has-md">{esc_content(text)}</pre><div class="md">{md}</div>')
+        w(f'<pre class="{cls} has-md">{esc_pre(text)}</pre><div class="md">{md}</div>')
 
 
 def _text(w: Callable[[str], Any], text: str, md: bool, fold: bool | None = None) -> None:
@@ -171,7 +171,7 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
         cut = _CUT_CHIP if c.arguments_cut else ""
         w(
             f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
-            f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_content(c.arguments)}</pre>'
+            f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_pre(c.arguments)}</pre>'
         )
         if r is not None:
             n = line_count(r.text.text)
@@ -191,7 +191,7 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
     for raw, err in mv.unparsed:
         w(
             '\n<div class="unparsed"><div class="msg-head"><span class="chip bad">unparsed tool call</span> '
-            f'<span class="err">{esc(err)}</span></div><pre class="args">{esc(raw)}</pre></div>'
+            f'<span class="err">{esc(err)}</span></div><pre class="args">{esc_pre(raw)}</pre></div>'
         )
     w("\n</div>")
 
@@ -204,7 +204,7 @@ def _plain_text(w: Callable[[str], Any], text: str) -> bool:
         tv = text_view(text, None, False, lines)
         _textview(w, tv)
         return tv.cut is not None
-    w(f'<pre class="text">{esc_content(text)}</pre>')
+    w(f'<pre class="text">{esc_pre(text)}</pre>')
     return False
 
 
@@ -354,7 +354,7 @@ def _plain_conversation(m: Member) -> _Conv | None:
             w(
                 f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
                 f"{cid}{state}{_CUT_CHIP if args_cut else ''}"
-                f'</summary>\n<pre class="args">{esc_content(args_text)}</pre>'
+                f'</summary>\n<pre class="args">{esc_pre(args_text)}</pre>'
             )
             if r is not None and res is not None:
                 rtext = res.content
@@ -438,7 +438,7 @@ def _plain_prompt(p: Prompt) -> str | None:
                 return None
             out.append(
                 f'<details class="system"><summary>system: {esc_marks(fold_summary(text))}</summary>'
-                f'<pre class="text">{esc_content(text)}</pre></details>'
+                f'<pre class="text">{esc_pre(text)}</pre></details>'
             )
             continue
         others = True
@@ -447,7 +447,7 @@ def _plain_prompt(p: Prompt) -> str | None:
         rc, erole = _role(role)
         out.append(
             f'<div class="msg role-{rc}" data-role="{erole}">\n<div class="msg-head"><span class="role">{erole}</span>'
-            f'\n</div><pre class="text">{esc_content(text)}</pre>\n</div>'
+            f'\n</div><pre class="text">{esc_pre(text)}</pre>\n</div>'
         )
     if p.reward_text is not None and p.reward_text != last_user:
         return None
@@ -488,7 +488,7 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
             if line_count(t) > 1 or len(t) > 120:
                 w(
                     f'<details class="log"><summary>{esc(k)} ({line_count(t)} lines)</summary>'
-                    f'<pre class="text">{esc_content(t)}</pre></details>'
+                    f'<pre class="text">{esc_pre(t)}</pre></details>'
                 )
             else:
                 w(f'<div class="kv"><span class="k">{esc(k)}:</span> <span class="log-v">{esc(t)}</span></div>')

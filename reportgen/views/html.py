@@ -92,6 +92,14 @@ def esc_content(s: str) -> str:
     return s
 
 
+def esc_pre(s: str) -> str:
+    """esc_content for the text of a ``<pre>``: HTML drops one line break right after the
+    ``<pre>`` start tag (a CR too: CR LF and a lone CR are read as LF), so a text that starts
+    with one gets another, and shows as it was written."""
+    out = esc_content(s)
+    return "\n" + out if out.startswith(("\n", "\r")) else out
+
+
 def esc(value: object) -> str:
     """HTML-escape any value's text as a plain str (the entities of markupsafe.escape)."""
     return esc_str(value if type(value) is str else str(value))

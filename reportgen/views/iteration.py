@@ -289,7 +289,8 @@ def _json_tree(value: Any) -> Markup:
     def scalar(v: Any) -> Markup:
         if isinstance(v, str):
             if "\n" in v or len(v) > 200:
-                return el("pre", {"class": "jt-str jt-long"}, v)
+                # HTML drops one line break right after <pre> (see html.esc_pre)
+                return el("pre", {"class": "jt-str jt-long"}, "\n" + v if v.startswith(("\n", "\r")) else v)
             return el("span", {"class": "jt-str"}, pretty_json(v))
         if v is None or isinstance(v, bool):
             return el("span", {"class": "jt-lit"}, pretty_json(v))

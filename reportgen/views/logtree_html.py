@@ -95,7 +95,7 @@ def _data_text(data: Any) -> str:
 
 def _pre(cls: str, text: str) -> Markup:
     # HTML drops one newline right after <pre>; double it so none is lost
-    return el("pre", {"class": cls}, "\n" + text if text.startswith("\n") else text)
+    return el("pre", {"class": cls}, "\n" + text if text.startswith(("\n", "\r")) else text)
 
 
 # ------------------------------------------------------------ conversations
@@ -376,7 +376,7 @@ def render_logtree(root: LogNode) -> Markup:
             f.out.append(f.close)
         else:
             text = "".join(f.out)
-            if text.startswith("\n"):  # HTML drops one newline right after <pre>
+            if text.startswith(("\n", "\r")):  # HTML drops one line break right after <pre>
                 text = "\n" + text
             parent = stack[-1].out if stack else out
             parent.append(f'<pre class="{esc_str(f.pre_cls)}">{text}</pre>')

@@ -313,6 +313,56 @@ def test_compact_line_of_a_reasoning_trace_is_its_first_thought_and_answer(tmp_p
     assert not watched.page_errors and not watched.console_errors
 
 
+def test_texts_that_start_with_a_line_break_keep_it(tmp_path, watched):
+    """HTML drops one line break right after <pre>: a completion, message, tool argument or
+    judge explanation that starts with one must still start with it in the DOM Chromium builds
+    (completions that open with a newline are common)."""
+    from ..obs import Obs
+
+    texts = ["\nA", "\n\nB", "\r\nC", "\n", "\rD"]
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, t) for m, t in enumerate(texts)])
+    o.batch(o.update(1))
+    a = Obs().run("agent_grpo")
+    a.batch(
+        a.prompt("s:t", "q"),
+        a.rollout(
+            1,
+            0,
+            0,
+            None,
+            prompt="s:t",
+            messages=[
+                {"role": "assistant", "content": "\nM", "tool_calls": [{"id": "c", "name": "f", "arguments": "\nARG"}]},
+                {"role": "tool", "content": "\nRESULT", "tool_call_id": "c", "name": "f"},
+                {"role": "assistant", "content": "\n\nFINAL"},
+            ],
+            prefix=True,
+            step_rewards=[],
+            terminal_reward_raw=1.0,
+            judge_explanation="\nJUDGE",
+            metadata=None,
+        ),
+    )
+    a.batch(a.update(1))
+
+    def dom(page_sel: str) -> list[str]:
+        return watched.page.eval_on_selector_all(page_sel, "els => els.map(e => e.textContent)")
+
+    site = tmp_path / "grpo"
+    build(str(o.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html")
+    want = [t.replace("\r\n", "\n").replace("\r", "\n") for t in texts]
+    assert [dom(f"#g0-m{m} .member-body pre.text")[0] for m in range(len(texts))] == want
+    site = tmp_path / "agent"
+    build(str(a.write(tmp_path / "asrc")), site)
+    open_page(watched, site, "train_iteration_000001.html")
+    got = dom("#g0-m0 .member-body pre")
+    for t in ("\nM", "\nARG", "\nRESULT", "\n\nFINAL", "\nJUDGE"):
+        assert t in got, (t, got)
+    assert not watched.page_errors and not watched.console_errors
+
+
 # ------------------------------------------------------------------ sort and collapse
 def test_sort_groups(sites, watched):
     site = sites["grpo"]
