@@ -3,7 +3,7 @@
 The check runs the readers exactly as a build does (``scan`` and then ``load``
 of every iteration), so it finds what a build would warn about and nothing it
 would not read.  The observe reader reports each skipped line, broken batch,
-torn tail and non-finite metric through its ``notes`` hook; the tinker reader
+torn tail and non-finite metric (a note: the run's NaN, not a fault) through its ``notes`` hook; the tinker reader
 names file and line in its warnings.  A few things no build needs are looked at
 here only: torn tails of tinker's JSONL files, ``schema_version`` of rollout
 summaries, files an iteration should have and does not.
@@ -96,7 +96,9 @@ class CheckReport:
         what = f"{self.source} ({self.format or 'unknown format'})"
         if self.ok:
             facts = ", ".join(
-                f"{v:,} {k}" for k, v in self.facts.items() if isinstance(v, int) and not isinstance(v, bool)
+                f"{v:,} {k.replace('_', ' ')}"
+                for k, v in self.facts.items()
+                if isinstance(v, int) and not isinstance(v, bool)
             )
             return f"reportgen check: {what}: no problem found ({facts})"
         total = sum(self.counts.values())
@@ -183,7 +185,7 @@ def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, pro
                 continue  # listed line by line by _scan_jsonl, as "unknown version"
             said = w.partition(": ")[2].startswith(f"{what}: ")  # the reader named the update
             _add_warning(report, w, default_file, "iteration warning", prefix="" if said else f"{what}: ")
-    report.facts["pages"] = len(refs)
+    report.facts["with_texts"] = len(refs)  # iterations whose texts were read (a page or more each)
     report.facts["rollouts"] = rollouts
 
 
@@ -234,10 +236,24 @@ def _check_observe(reader: Any, report: CheckReport, progress: Progress | None) 
             exc.detail,
         )
         return
+    nonfinite: dict[str, list[int]] = {}
     for line, kind, message in reader.notes:
-        report.add(path, line, kind, message)
+        if kind == "non-finite metric":
+            nonfinite.setdefault(message.rpartition(" = ")[0], []).append(line)
+        else:
+            report.add(path, line, kind, message)
+    # a null metric is how the writer says NaN or infinity (observe-spec §0, §7.16): what the
+    # run computed, not something wrong with the export; one note a metric
+    for name, lines in sorted(nonfinite.items()):
+        shown = ", ".join(map(str, lines[:5])) + (" …" if len(lines) > 5 else "")
+        report.notes.append(
+            shown_text(
+                f"{path}:{lines[0]}: {name}: {len(lines)} NaN or infinite value(s) (line {shown}); charts leave them out"
+            )
+        )
     if not reader.storage.is_file(reader.file):
-        report.add(path, None, "missing file", "no observe.jsonl: the export is empty")
+        # observe-spec §1.3 rule 9: an empty export, not an error (a run that wrote nothing yet)
+        report.notes.append(shown_text(f"{path}: no observe.jsonl: the export is empty"))
     for w in run.warnings:
         if any(marker in w for marker in _OBSERVE_DETAILED) or "no observe.jsonl here" in w:
             continue

@@ -60,12 +60,14 @@ def test_observe_problems_with_lines(tmp_path):
         (3, "invalid UTF-8"),
         (5, "unreadable line"),
         (6, "unreadable line"),
-        (8, "non-finite metric"),
         (9, "broken batch"),
         (11, "unfinished batch"),
         (12, "torn tail"),
     }
-    assert rep["counts"]["non-finite metric"] == 2  # loss = NaN, kl = null
+    # loss = NaN, kl = null: the writer's nulls for non-finite values, notes (one a metric)
+    assert "non-finite metric" not in rep["counts"]
+    assert sorted(n.split(": ")[1] for n in rep["notes"] if "NaN or infinite" in n) == ["kl", "loss"]
+    assert all(":8: " in n for n in rep["notes"] if "NaN or infinite" in n)
     assert all(p["file"].endswith("observe.jsonl") for p in rep["problems"])
     text = invoke("check", str(src)).output.splitlines()
     assert any(line.startswith(str(src / "observe.jsonl") + ":12: torn tail") for line in text)
@@ -86,7 +88,16 @@ def test_missing_source_and_empty_export(tmp_path):
     assert code == 1 and rep["fatal"] and rep["problems"][0]["kind"] == "unreadable source"
     (tmp_path / "observe").mkdir()
     code, rep = _json(str(tmp_path / "observe"), "--format", "observe")
-    assert code == 1 and ("missing file" in rep["counts"])
+    # observe-spec §1.3 rule 9: a directory without observe.jsonl is an empty export, not an error
+    assert code == 0 and not rep["problems"] and any("the export is empty" in n for n in rep["notes"])
+    # the writer's lock file alone says what the folder is, without --format
+    (tmp_path / "observe" / ".observe.lock").touch()
+    for src in (tmp_path / "observe", tmp_path):
+        code, rep = _json(str(src))
+        assert code == 0 and rep["format"] == "observe" and any("the export is empty" in n for n in rep["notes"])
+        r = invoke("build", str(src), "-o", str(tmp_path / "site"), "--force")
+        assert r.exit_code == 0 and "the export is empty" in r.output, r.output
+        assert (tmp_path / "site" / "index.html").exists()
 
 
 def test_tinker_problems(tmp_path):
@@ -149,7 +160,7 @@ def test_check_reports_its_progress(tmp_path):
     units = [u for _, _, u in seen]
     assert "bytes" in units and units.index("bytes") < units.index("updates")
     loads = [(d, t) for d, t, u in seen if u == "updates"]
-    assert loads == [(i, report.facts["pages"]) for i in range(report.facts["pages"])]
+    assert loads == [(i, report.facts["with_texts"]) for i in range(report.facts["with_texts"])]
 
 
 def test_layout_facts_are_notes_not_problems(tmp_path):

@@ -566,3 +566,33 @@ def test_a_group_larger_than_a_page_is_split_by_reward_with_the_figures_of_all(t
     run = reader.scan()
     it = reader.load(run.iterations[0])
     assert (site / "train_iteration_000001_logtree.json").read_bytes() == logtree_bytes(run, it, run.iterations[0].page)
+
+
+def test_logtree_holds_the_prompts_reward_text_and_metadata(tmp_path):
+    """What the page shows of a prompt is in the logtree beside it too: a reward_text that is
+    not the last user message (once per prompt, none when it is that message) and the scenario
+    metadata (a rubric, say)."""
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "what is <2+2>?", reward_text="score <this> instead"),
+        o.prompt("p:1", "same", reward_text="same"),
+        *[o.rollout(1, 0, m) for m in range(3)],
+        o.rollout(1, 1, 0, prompt="p:1"),
+    )
+    o.batch(o.update(1))
+    a = Obs().run("agent_grpo")
+    a.batch(
+        a.prompt("s:t", "q", metadata={"rubric": "quote <temps>"}),
+        *[
+            a.rollout(1, 0, m, None, prompt="s:t", messages=[{"role": "assistant", "content": "hi"}], prefix=True)
+            for m in range(2)
+        ],
+    )
+    a.batch(a.update(1))
+    for src, name, want in ((o, "grpo", "score &lt;this&gt; instead"), (a, "agent", "quote &lt;temps&gt;")):
+        out = tmp_path / name
+        build(str(src.write(tmp_path / f"{name}-src")), out)
+        raw = (out / "train_iteration_000001_logtree.json").read_text()
+        json.loads(raw)
+        assert raw.count(want) == 1, name
+    assert "Prompt p:1: reward_text" not in (tmp_path / "grpo" / "train_iteration_000001_logtree.json").read_text()

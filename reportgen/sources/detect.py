@@ -11,6 +11,7 @@ from .observe import COMPRESSED, ObserveReader, looks_like_observe
 from .observe import FILE as OBSERVE_FILE
 
 FORMATS = ("observe", "tinker")
+OBSERVE_LOCK = ".observe.lock"
 
 
 def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped-def]
@@ -49,6 +50,12 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
     if storage.is_file(posixpath.join("observe", OBSERVE_FILE)):
         sub = Storage(source.rstrip("/") + "/observe")
         return ObserveReader(sub)
+    # the writer's lock file and no observe.jsonl yet (a run that has written nothing, or an
+    # export refused): an empty export, not an error (observe-spec §1.3 rule 9)
+    if storage.is_file(OBSERVE_LOCK):
+        return ObserveReader(storage)
+    if storage.is_file(posixpath.join("observe", OBSERVE_LOCK)):
+        return ObserveReader(Storage(source.rstrip("/") + "/observe"))
     packed = next(
         (
             f"{d}{OBSERVE_FILE}{ext}"

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from ..model import Group, Iteration, Member, Message, Run
+from ..model import Group, Iteration, Member, Message, Prompt, Run
 from .html import esc_text
 from .text import compact_json, fmt, kept, pretty_json
 
@@ -181,13 +181,36 @@ def _member_extras(m: Member, pieces: _Pieces | None) -> list[dict[str, Any]]:
     return out
 
 
+def _prompt_extras(p: Prompt) -> list[dict[str, Any]]:
+    """What the page shows of a prompt besides its messages: its ``reward_text`` when it is
+    not the last user message (observe-spec §2.2: both viewers show it only then) and its
+    scenario metadata."""
+    out: list[dict[str, Any]] = []
+    users = [x.content for x in p.messages or [] if x.role == "user"]
+    if p.reward_text is not None and (not users or p.reward_text != users[-1]):
+        out.append(_details(f"Prompt {p.key}: reward_text", _esc(p.reward_text)))
+    if p.metadata is not None and p.metadata != {}:
+        out.append(_details(f"Prompt {p.key}: scenario metadata", _esc(pretty_json(p.metadata))))
+    return out
+
+
+def _details(summary: str, body: str) -> dict[str, Any]:
+    return _node(
+        "details", "lt-details", [_node("summary", None, [_esc(summary)]), _node("pre", "lt-details-body", [body])]
+    )
+
+
 def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
     """A conversation node per member (its prompt included), each followed by its extras."""
     pieces = _PIECES if fragments else None
     out: list[Any] = []
     shared: dict[int, list[Any]] = {}  # prompt messages, built once per prompt
+    told: set[int] = set()  # prompts whose extras are out
     for m in members:
         p = m.prompt
+        if p is not None and (p.reward_text is not None or p.metadata is not None) and id(p) not in told:
+            told.add(id(p))
+            out.extend(_prompt_extras(p))
         if p is not None and p.messages is not None:
             head = shared.get(id(p))
             if head is None:
