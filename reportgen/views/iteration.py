@@ -411,9 +411,7 @@ def duplicate_ids(g: Group) -> set[int]:
         return set()
     # a member with no text at all (a tinker trajectory whose conversation the logtree does
     # not attribute, an async run's) duplicates nothing: only texts are compared
-    return {
-        id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages is not None)
-    }
+    return {id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages)}
 
 
 def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:
