@@ -82,9 +82,9 @@
       var d = mel.dataset;
       var m = {
         el: mel, group: g, cid: d.cid || "", reward: num(d.reward), trained: d.trained, eligible: d.eligible,
-        skip: d.skip || "", truncated: d.truncated === "true", tools: (d.tools || "").split(" ").filter(Boolean),
+        skip: d.skip || "", truncated: d.truncated === "true", tools: (d.tools || "").split("\n").filter(Boolean),
         errors: parseInt(d.toolerrors || "0", 10) || 0, dup: d.dup === "true",
-        badges: (d.badges || "").split("|").filter(Boolean), text: null, forced: false, pick: null
+        badges: (d.badges || "").split("\n").filter(Boolean), text: null, forced: false, pick: null
       };
       g.members.push(m);
       members.push(m);

@@ -72,7 +72,11 @@
       r.classList.toggle("hidden", !ok);
       if (ok) { shown[r.getAttribute("data-run")] = true; n++; }
     });
-    if (count) count.textContent = n === rows.length ? rows.length + " runs" : n + " of " + rows.length + " runs shown";
+    if (count) {
+      count.textContent = n === rows.length ? rows.length + " runs"
+        : n ? n + " of " + rows.length + " runs shown"
+        : "No run matches the filter (0 of " + rows.length + " runs shown): the table and charts are empty";
+    }
     return shown;
   }
 

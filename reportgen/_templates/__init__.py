@@ -6,8 +6,8 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '464bfe42598c194e2f695840d18ca1eb09125e66f1703f3e3036c03728cceea9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': 'b7cb8ddf4fe44ca8804ff0b9b8acd042150a4bf2b9c44f5517b39df5cd371c5a',
-    'iteration.html': 'f5152bf0b80736a9ee3dacf90bbfccf958bab844410a9189bc5a48a2e011f4be',
+    'index.html': 'da289730f332fa2050379becb53c2c1a415a79d0ef42e53bd0275d21f6190230',
+    'iteration.html': '56fa38df82bf215f5948ace8e311c76ed895a8bab3225ab0054d03a13f6f4626',
     'runs_index.html': 'caac90fab87cb3ae1ba7a60738ee87339f98d0701464d887e69a2f599a301d5b',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

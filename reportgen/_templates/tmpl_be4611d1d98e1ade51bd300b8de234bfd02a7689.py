@@ -107,6 +107,8 @@ def block_actions(context, missing=missing):
     _block_vars = {}
     l_0_prev = resolve('prev')
     l_0_prev_label = resolve('prev_label')
+    l_0_ref = resolve('ref')
+    l_0_run = resolve('run')
     l_0_next_in_nav = resolve('next_in_nav')
     l_0_next = resolve('next')
     l_0_next_label = resolve('next_label')
@@ -122,7 +124,14 @@ def block_actions(context, missing=missing):
     else:
         pass
         yield '<span class="disabled">← first</span>'
-    yield '\n<a href="index.html">all iterations</a>\n'
+    yield '\n\n<a href="index.html'
+    if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'kind') == 'train'):
+        pass
+        yield '#u'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'number'))
+    yield '">all '
+    yield escape(('updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iterations'))
+    yield '</a>\n'
     yield escape(context.call((undefined(name='next_in_nav') if l_0_next_in_nav is missing else l_0_next_in_nav), (undefined(name='next') if l_0_next is missing else l_0_next), (undefined(name='next_label') if l_0_next_label is missing else l_0_next_label), _block_vars=_block_vars))
     yield '\n</nav>\n'
 
@@ -186,7 +195,7 @@ def block_main(context, missing=missing):
         _loop_vars = {}
         pass
         yield escape(l_1_href)
-        yield escape((' ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 20 in 'iteration.html' evaluated to false and no else section was defined.")))
+        yield escape((' ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 21 in 'iteration.html' evaluated to false and no else section was defined.")))
     l_1_loop = l_1_q = l_1_href = missing
     yield '" data-site="'
     yield escape((undefined(name='site_title') if l_0_site_title is missing else l_0_site_title))
@@ -365,4 +374,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=115&16=126&19=129&20=174&22=198&24=200&25=206&26=210&27=216&28=224&29=232&31=234&33=237&36=249&37=257&40=265&42=268&43=270&47=289&53=292&54=306&55=320&59=334&61=338&66=342&77=347&82=349&88=351&89=353&92=355&82=358'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=183&23=207&25=209&26=215&27=219&28=225&29=233&30=241&32=243&34=246&37=258&38=266&41=274&43=277&44=279&48=298&54=301&55=315&56=329&60=343&62=347&67=351&78=356&83=358&89=360&90=362&93=364&83=367'

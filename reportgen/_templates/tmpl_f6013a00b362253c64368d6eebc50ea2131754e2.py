@@ -347,7 +347,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
         pass
-        yield '\n<section class="checkpoints">\n  <h2>Checkpoints</h2>\n  <table class="data">\n    <thead><tr><th>name</th><th>batch</th><th>kind</th><th>state_path</th><th>sampler_path</th><th>tokens</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="checkpoints">\n  <h2>Checkpoints</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>name</th><th>batch</th><th>kind</th><th>state_path</th><th>sampler_path</th><th>tokens</th></tr></thead>\n    <tbody>\n    '
         for l_1_c in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
             _loop_vars = {}
             pass
@@ -373,7 +373,7 @@ def block_main(context, missing=missing):
             l_2_k = l_2_v = missing
             yield '</td></tr>\n    '
         l_1_c = missing
-        yield '\n    </tbody>\n  </table>\n</section>\n'
+        yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
     yield '\n\n'
     if (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
         pass
@@ -460,4 +460,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=126&11=128&12=130&13=138&14=146&15=149&16=156&17=166&19=171&20=181&22=184&23=186&25=192&27=195&29=202&32=213&35=216&40=225&41=227&45=230&46=232&47=234&48=236&49=239&52=242&58=245&59=249&60=257&61=265&62=269&70=283&73=285&74=291&76=299&82=301&84=305&86=313&88=321&89=325&96=348&102=351&103=355&104=361&105=365&112=378&119=381&120=385&127=400&129=403&132=406&40=413&134=437&136=455'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=126&11=128&12=130&13=138&14=146&15=149&16=156&17=166&19=171&20=181&22=184&23=186&25=192&27=195&29=202&32=213&35=216&40=225&41=227&45=230&46=232&47=234&48=236&49=239&52=242&58=245&59=249&60=257&61=265&62=269&70=283&73=285&74=291&76=299&82=301&84=305&86=313&88=321&89=325&96=348&103=351&104=355&105=361&106=365&114=378&121=381&122=385&129=400&131=403&134=406&40=413&136=437&138=455'

@@ -507,7 +507,7 @@ def _badge_parts(badges: list[tuple[str, str]]) -> tuple[list[str], str, str]:
     """A member's badge names, its escaped ``data-badges`` value and its chips."""
     names = [t for _, t in badges]
     chips = "".join([f'<span class="chip {cls}">{esc_str(text)}</span>' for cls, text in badges])
-    return names, esc_str("|".join(names)), chips
+    return names, esc_str(LIST_SEP.join(names)), chips
 
 
 def _jinja_str(v: Any) -> str:
@@ -526,6 +526,11 @@ class PageGroups:
         self.has_conversations = False
         self.n_groups = 0
 
+
+# joins the names of data-tools and data-badges (reportgen.js splits on it): names come from
+# the logs and may hold spaces or "|" ("get weather", "skipped: a|b"); a line break in one,
+# which no tool parser lets through, would cost only that name's filter
+LIST_SEP = "\n"
 
 MEMBERS_PER_CHUNK = 1024
 
@@ -798,7 +803,7 @@ def _member(
     if m.truncated:
         extra += ' data-truncated="true"'
     if tools:
-        extra += f' data-tools="{esc(" ".join(map(str, tools)))}"'
+        extra += f' data-tools="{esc(LIST_SEP.join(map(str, tools)))}"'
     if tool_errors:
         extra += f' data-toolerrors="{tool_errors}"'
     if dup:

@@ -263,7 +263,9 @@ def chart_spec(domain: list[float]) -> dict[str, Any]:
     layers = [
         {
             "data": {"name": "rects"},
-            "mark": {"type": "rect"},
+            # a flagged first or last iteration's rect reaches half an iteration past the
+            # domain: clipped, or it covered the next chart and widened the page
+            "mark": {"type": "rect", "clip": True},
             "encoding": {
                 "x": {**x, "field": "x0"},
                 "x2": {"field": "x1"},

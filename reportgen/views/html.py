@@ -110,17 +110,27 @@ _MARKS = (("\u23ce", "&#9166;"), ("\u2026", "&#8230;"), ("\u2192", "&#8594;"))
 
 
 def esc_marks(s: str) -> str:
-    """esc() of a summary we made, its marks (⏎ … →) as character references.
+    """esc() of a summary we made, its marks (⏎ … →) as character references, without
+    the bidi embedding, override and isolate controls a text may hold.
 
     A page's groups markup then stays ASCII when the texts are: Python widens a whole
     joined string for one wide character, and encodes a wide megabyte a character at a
-    time where an ASCII one is a copy (4% of a GRPO build went there)."""
+    time where an ASCII one is a copy (4% of a GRPO build went there). A summary (a fold's
+    first line, a preview, a compact line) is ours, followed by our own words ("(26
+    lines)") in the same line: a right-to-left override in it would turn them around. The
+    text itself, below it, keeps every character."""
     out = esc_str(s)
     if not out.isascii():
         for ch, ref in _MARKS:
             if ch in out:
                 out = out.replace(ch, ref)
+        if not out.isascii():
+            out = out.translate(_BIDI_CONTROLS)
     return out
+
+
+# LRE RLE PDF LRO RLO, LRI RLI FSI PDI
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def _text(c: object) -> str:

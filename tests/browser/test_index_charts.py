@@ -274,6 +274,17 @@ def test_skipped_incomplete_gaps_and_segments_are_drawn(sites, watched):
     assert_clean(watched, site)
 
 
+def test_a_flagged_last_update_stays_inside_its_chart(sites, watched):
+    """examples' last update is skipped: its rect reaches half an update past the x domain,
+    and unclipped it covered the next chart and made the page scroll sideways."""
+    site = sites["examples"]
+    open_index(watched, site)
+    page = watched.page
+    assert page.evaluate("RG_CHARTS.views.c0.data('rects').some(d => d.x1 > RG_METRICS.domain[1])")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_clean(watched, site)
+
+
 def test_eval_curve_click_opens_the_evaluators_page(sites, watched):
     site = sites["arith_sync"]
     open_index(watched, site)

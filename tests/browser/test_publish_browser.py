@@ -199,6 +199,8 @@ def test_sweep_legend_and_filter(server, watched):
     watched.page.fill("#sw-filter", "tinker")
     assert watched.page.inner_text("#sw-count") == "1 of 3 runs shown"
     assert _runs_drawn(watched, "reward") == 1
+    watched.page.fill("#sw-filter", "no such run anywhere")
+    assert watched.page.inner_text("#sw-count").startswith("No run matches the filter (0 of 3 runs shown)")
     watched.page.fill("#sw-filter", "")
     # sorting by a column, both ways
     watched.page.click("#sw-table th:nth-child(1) button")

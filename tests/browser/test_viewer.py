@@ -237,13 +237,114 @@ def test_tool_and_tool_error_filters(sites, watched):
         watched.page.uncheck("#f-errors")
         tool = watched.page.eval_on_selector("#f-tool option:nth-child(2)", "o => o.value")
         with_tool = watched.page.eval_on_selector_all(
-            ".member", "(els, t) => els.filter(e => e.dataset.tools.split(' ').includes(t)).map(e => e.id)", tool
+            ".member", "(els, t) => els.filter(e => e.dataset.tools.split('\\n').includes(t)).map(e => e.id)", tool
         )
         watched.page.select_option("#f-tool", tool)
         assert sorted(shown(watched)) == sorted(with_tool)
         break
     assert found
     clean(watched, site)
+
+
+def test_tool_and_badge_names_with_spaces_or_bars_filter(tmp_path, watched):
+    """Tool names and skip reasons come from the logs: a tool "get weather" and a skip reason
+    "a|b" filter their members (data-tools was split on spaces, data-badges on "|")."""
+    from ..obs import Obs
+
+    def member(m: int, tool: str, **extra):
+        call = {"id": "c", "name": tool, "arguments": {}}
+        return a.rollout(
+            1,
+            0,
+            m,
+            None,
+            prompt="s:t",
+            messages=[{"role": "assistant", "content": "", "tool_calls": [call]}],
+            prefix=True,
+            **extra,
+        )
+
+    a = Obs().run("agent_grpo")
+    a.batch(
+        a.prompt("s:t", "q"),
+        member(0, "get weather"),
+        member(1, "get weather", skip_reason="a|b"),
+        member(2, "weather"),
+        member(3, "get", skip_reason="a"),
+    )
+    a.batch(a.update(1))
+    site = tmp_path / "site"
+    build(str(a.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html")
+    page = watched.page
+    for tool, want in (("get weather", ["g0-m0", "g0-m1"]), ("weather", ["g0-m2"]), ("get", ["g0-m3"])):
+        page.select_option("#f-tool", tool)
+        assert sorted(shown(watched)) == want, tool
+    page.select_option("#f-tool", "")
+    badges = page.eval_on_selector_all("#f-badge option", "os => os.map(o => o.value)")
+    bar = next(b for b in badges if "a|b" in b)
+    page.select_option("#f-badge", bar)
+    assert shown(watched) == ["g0-m1"]
+    clean(watched, site)
+
+
+def test_a_right_to_left_override_in_a_text_cannot_turn_our_words_around(tmp_path, watched):
+    """U+202E in a tool name or a text's first line: the name's element is isolated, and a
+    fold's summary (ours: preview, then "(N lines)") drops the bidi controls, while the text
+    itself keeps every character."""
+    from ..obs import Obs
+
+    rlo = "evil \u202eRTL"
+    body = rlo + "\n" + "\n".join(f"line {i}" for i in range(30))
+    a = Obs().run("agent_grpo")
+    a.batch(
+        a.prompt("s:t", "q"),
+        a.rollout(
+            1,
+            0,
+            0,
+            None,
+            prompt="s:t",
+            messages=[
+                {"role": "assistant", "content": body, "tool_calls": [{"id": "c", "name": rlo, "arguments": {}}]}
+            ],
+            prefix=True,
+        ),
+    )
+    a.batch(a.update(1))
+    site = tmp_path / "site"
+    build(str(a.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html")
+    page = watched.page
+    name = page.locator("#g0-m0 .callname").first
+    assert name.text_content() == rlo
+    assert name.evaluate("e => getComputedStyle(e).unicodeBidi") == "isolate"
+    summary = page.locator("#g0-m0 details.fold summary").first.text_content()
+    assert summary.startswith("evil RTL") and "\u202e" not in summary and summary.endswith("lines)")
+    assert page.locator("#g0-m0 details.fold pre.text").first.text_content() == body
+    clean(watched, site)
+
+
+def test_the_index_link_comes_back_to_the_updates_row(sites, watched):
+    """ "all updates" (observe; "all iterations" for tinker) opens the index at this update's
+    row of its table, not at the top of a long run's index."""
+    site = sites["recurring"]
+    page_name = sorted(site.glob("train_iteration_*.html"))[-1].name
+    number = int(page_name.split("_")[-1].split(".")[0])
+    open_page(watched, site, page_name)
+    link = watched.page.locator("nav.pager a", has_text="all updates")
+    assert link.get_attribute("href") == f"index.html#u{number}"
+    link.click()
+    watched.page.wait_for_load_state("load")
+    in_view = (
+        "(() => { const r = document.getElementById('u" + str(number) + "'); if (!r) return false;"
+        " const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= window.innerHeight; })()"
+    )
+    wait_js(watched, in_view)
+    assert watched.page.evaluate("window.scrollY") > 0
+    open_page(watched, sites["arith_sync"], "train_iteration_000001.html")
+    assert watched.page.locator("nav.pager a", has_text="all iterations").get_attribute("href") == "index.html#u1"
+    assert not watched.page_errors and not watched.console_errors
 
 
 def test_filters_kept_across_iterations_and_in_links(sites, watched):
