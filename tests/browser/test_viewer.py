@@ -825,7 +825,7 @@ def test_tinker_page_filters_and_compare(tmp_path, watched):
     open_page(watched, out, "train_iteration_000000.html")
     total = len(shown(watched))
     correct = watched.page.eval_on_selector_all(
-        ".member", "els => els.filter(e => e.dataset.badges.split('|').includes('correct')).map(e => e.id)"
+        ".member", "els => els.filter(e => e.dataset.badges.split('\\n').includes('correct')).map(e => e.id)"
     )
     assert 0 < len(correct) < total
     watched.page.select_option("#f-badge", "correct")
