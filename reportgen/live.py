@@ -12,6 +12,7 @@ import functools
 import http.server
 import os
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -29,18 +30,28 @@ LIVE_FILE = "live.js"
 _DIGITS = re.compile(r"\d+")
 
 
-def source_signature(source: str) -> tuple[tuple[str, int, float], ...]:
-    """Names, sizes and times of the files a build reads (two levels deep)."""
+def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, int, float], ...]:
+    """Names, sizes and times of the files a build reads (two levels deep), leaving out the
+    site ``out`` and hidden folders (a build's staging folder beside it) when they sit in
+    the source: each build would change the signature, and start the next."""
     storage = Storage(source)
     if storage.remote:
-        out = []
+        found = []
         for name in storage.listdir():
             info = storage.fs.info(storage.root + "/" + name)
-            out.append((name, int(info.get("size") or 0), float(info.get("mtime") or 0)))
-        return tuple(sorted(out))
+            found.append((name, int(info.get("size") or 0), float(info.get("mtime") or 0)))
+        return tuple(sorted(found))
     root = Path(storage.root)
     entries: list[tuple[str, int, float]] = []
-    paths = [root] if root.is_file() else [root, *[p for p in root.iterdir() if p.is_dir()]]
+    skip = os.path.realpath(out) if out is not None else None
+    paths = (
+        [root]
+        if root.is_file()
+        else [
+            root,
+            *[p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and os.path.realpath(p) != skip],
+        ]
+    )
     for base in paths:
         if base.is_file():
             st = base.stat()
@@ -54,6 +65,13 @@ def source_signature(source: str) -> tuple[tuple[str, int, float], ...]:
         except OSError:
             continue
     return tuple(sorted(entries))
+
+
+def _news(result: BuildResult) -> tuple[object, ...]:
+    """What open pages are told of: the updates, the latest page, and whether pages were
+    rendered (an update that grew, completed or got its metrics). A build after a torn half
+    line gives none of it (the index changes only by its warning about that line)."""
+    return (result.updates, result.latest, result.rendered)
 
 
 def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
@@ -91,12 +109,13 @@ def watch(
     require_source(source)
     last: tuple[tuple[str, int, float], ...] | None = None
     generation = 0
+    told: tuple[object, ...] = ()  # _news of the last build that open pages were told of
     unreadable = ""  # the last warning about the source: said once, not every interval
     warned: set[str] = set()  # the builds' warnings said so far, their numbers left out
     while not stop.is_set():
         sig: tuple[tuple[str, int, float], ...] | None
         try:
-            sig = source_signature(source)
+            sig = source_signature(source, out)
             unreadable = ""
         except (OSError, InputError) as exc:
             message = f"reportgen: warning: cannot read the source: {exc} (will retry)"
@@ -121,7 +140,14 @@ def watch(
                 # a run that appends every second would keep a core busy rebuilding a long
                 # site: the pause after a build is at least twice the build
                 pause = max(interval, 2 * result.seconds)
-                generation += 1
+                # a build that changed nothing (a torn half line appended, which a live
+                # writer leaves at nearly every poll) must not tell open pages the run changed
+                news = _news(result)
+                if generation == 0 or news[:2] != told[:2] or news[2]:
+                    told = news
+                    generation += 1
+                # written again whatever the news: a rebuild leaves in the site only the files
+                # a build makes, and pages poll this one
                 write_live_marker(out, result, generation)
                 for w in result.warnings:
                     # said once: a live run's torn tail is warned of by every build, its
@@ -176,7 +202,19 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
         # rebuilt within the second of its last copy would come back 304 and stay stale
         # (the index after a quick rebuild). Pages are local and cheap: always send them.
         del self.headers["If-Modified-Since"]
+        # http.server keeps a request inside the folder by its path's parts, but follows a
+        # symbolic link placed in the site (to /etc, to ..): the file it names must be in
+        # the site too. A path out of it is answered as missing.
+        real = os.path.realpath(self.translate_path(self.path))
+        root = os.path.realpath(self.directory)
+        if real != root and not real.startswith(root + os.sep):
+            self.send_error(404, "File not found")
+            return None
         return super().send_head()
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        self.send_error(404, "no folder listings")
+        return None
 
     def end_headers(self) -> None:
         # every page can change with the next build: asked for again each time (no-cache,
@@ -188,6 +226,12 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
+
+
+class _ThreadingHTTPServerV6(http.server.ThreadingHTTPServer):
+    """The server on an IPv6 address (``--host ::1``)."""
+
+    address_family = socket.AF_INET6
 
 
 class PortError(OSError):
@@ -208,57 +252,52 @@ def serve(
     ready: Callable[[int], None] | None = None,
     progress: Progress | None = None,
 ) -> None:
-    """Keep ``out`` current and serve it read-only over http."""
+    """Keep ``out`` current and serve it read-only over http.
+
+    The builds run in this thread and the server in another, from the first build on: a
+    Ctrl-C reaches the build itself, which stops as ``build`` does (its staging folder
+    removed, the previous site untouched), where a build in a thread of its own went on
+    writing while the command removed its folder."""
     stop = stop or threading.Event()
     require_source(source)
 
     # the port is taken before the first build: a port in use fails at once, not after a
     # build of minutes; a browser that connects meanwhile waits in the listen queue
     handler = functools.partial(_ReadOnlyHandler, directory=str(out))
+    server_class = _ThreadingHTTPServerV6 if ":" in host else http.server.ThreadingHTTPServer
     try:
-        server = http.server.ThreadingHTTPServer((host, port), handler)
+        server = server_class((host, port), handler)
     except OSError as exc:  # told apart from a build's own OSError (a full disk), which is not the port's
         raise PortError(exc.errno, f"cannot serve on {host}:{port}: {exc.strerror or exc}") from exc
     bound = server.server_address[1]
-    first = threading.Event()
-    failed: list[BaseException] = []
+    serving: list[threading.Thread] = []
 
-    def follow() -> None:
-        try:
-            watch(source, out, options, interval, report, stop, first.set, progress)
-        except BaseException as exc:  # handed to the serving thread, which says it
-            failed.append(exc)
-            stop.set()
+    def first_built() -> None:
+        if serving:
+            return
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{bound}/index.html"
+        report(f"serving {out} at {url} (read-only; Ctrl-C stops)")
+        if allowed_hosts(host) is None:
+            report(
+                f"reportgen: warning: serving on {host}, not on this machine's loopback: anyone who can "
+                "reach this address can read the run"
+            )
+        t = threading.Thread(target=server.serve_forever, daemon=True)
+        t.start()
+        serving.append(t)
+        if ready:
+            ready(bound)
+        if open_browser:
+            import webbrowser
 
-    worker = threading.Thread(target=follow, daemon=True)
-    worker.start()
+            if not webbrowser.open(url):
+                report(f"reportgen: no browser to open here: open {url} yourself")
+
     try:
-        while not first.wait(0.5):
-            if stop.is_set():
-                server.server_close()
-                if failed:
-                    raise failed[0]
-                return
-    except BaseException:  # Ctrl-C during the first build: stop the watch too
-        stop.set()
-        server.server_close()
-        raise
-    url = f"http://{host}:{bound}/index.html"
-    report(f"serving {out} at {url} (read-only; Ctrl-C stops)")
-    if ready:
-        ready(bound)
-    if open_browser:
-        import webbrowser
-
-        webbrowser.open(url)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    try:
-        while not stop.is_set():
-            stop.wait(0.5)
+        watch(source, out, options, interval, report, stop, first_built, progress)
     finally:
-        server.shutdown()
-        server.server_close()
         stop.set()
-    if failed:  # the watch ended with an error of its own: serving a site that no longer follows the run would hide it
-        raise failed[0]
+        if serving:
+            server.shutdown()
+        server.server_close()

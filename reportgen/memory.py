@@ -5,6 +5,7 @@ pages a forked worker shares with the main process twice (the strict reading of 
 from __future__ import annotations
 
 import os
+import signal
 
 # issue 6: 400 MiB for a 200 MiB export, for all the build's processes
 MEMORY_BUDGET = 400 << 20
@@ -18,3 +19,13 @@ def rss() -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return 64 << 20
+
+
+def ignore_interrupts() -> None:
+    """Initializer of every worker pool: Ctrl-C is the main process's to handle.
+
+    A terminal sends SIGINT to the whole process group. A worker that took it died with a
+    traceback of its own mid-task, and now and then left the pool's queues locked: the
+    build hung instead of ending. The main process cancels the tasks not begun and waits
+    for the ones running (a page, a range of the export, a run of a sweep)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .errors import InputError, OutputError
-from .memory import MEMORY_BUDGET
+from .memory import MEMORY_BUDGET, ignore_interrupts
 from .memory import rss as _rss
 from .model import IterationRef, Member, Run, page_name
 from .resources import assets_dir, templates_dir
@@ -1074,7 +1074,9 @@ def render_run(
                 _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
             )
             ctx_mp = multiprocessing.get_context("fork")
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp))
+            pool = stack.enter_context(
+                ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp, initializer=ignore_interrupts)
+            )
             # on an error here (a chart file that cannot be written, Ctrl-C) the pages not yet
             # begun are dropped: leaving the pool waits for the ones it has begun only
             stack.callback(pool.shutdown, wait=True, cancel_futures=True)

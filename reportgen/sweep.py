@@ -38,6 +38,7 @@ import orjson
 
 from . import __version__
 from .errors import InputError, OutputError
+from .memory import ignore_interrupts
 from .model import Run, page_name
 from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
 from .sources import Progress
@@ -491,14 +492,20 @@ def build_sweep(
         if jobs > 1 and len(plan.runs) > 1:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with ProcessPoolExecutor(max_workers=min(jobs, len(plan.runs), SWEEP_JOBS), mp_context=ctx) as pool:
+            with ProcessPoolExecutor(
+                max_workers=min(jobs, len(plan.runs), SWEEP_JOBS), mp_context=ctx, initializer=ignore_interrupts
+            ) as pool:
                 futures: list[Future[Any]] = [
                     pool.submit(_build_one, src, o, opt, str(out / n))
                     for (n, src), o, opt in zip(plan.runs, outs, run_opts)
                 ]
-                for (name, _src), fut in zip(plan.runs, futures):
-                    outcomes.append(fut.result())
-                    done(name)
+                try:
+                    for (name, _src), fut in zip(plan.runs, futures):
+                        outcomes.append(fut.result())
+                        done(name)
+                except BaseException:  # Ctrl-C: the runs not begun are not built
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
         else:
             for (name, src), o, opt in zip(plan.runs, outs, run_opts):
                 outcomes.append(_build_one(src, o, opt, str(out / name)))

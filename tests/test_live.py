@@ -364,3 +364,58 @@ def test_live_commands_say_a_failure_once_and_name_the_port_only_when_it_is_the_
         r = CliRunner().invoke(main, [*args, "-q"])
         assert r.exit_code == 1 and isinstance(r.exception, SystemExit), (args, r.output, r.exception)
         assert "reportgen: error: No space left on device" in r.output and "cannot serve" not in r.output, r.output
+
+
+def test_serve_keeps_to_the_site_and_lists_no_folder(tmp_path):
+    """http.server checks a path's parts but follows a link placed in the site: a link to a
+    file or a folder outside it is answered as missing; no folder is listed."""
+    src, _ = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the web")
+    with serving(src, out) as base:
+        (out / "evil.txt").symlink_to(secret)
+        (out / "etc").symlink_to(tmp_path)
+        (out / "assets" / "up").symlink_to("..")
+        for path in ("/evil.txt", "/etc/secret.txt", "/etc/", "/assets/up/../secret.txt", "/assets/"):
+            status, body = _get(base + path)
+            assert status == 404 and b"not for the web" not in body, path
+        assert _get(base + "/assets/reportgen.css")[0] == 200
+        assert _get(base + "/")[0] == 200  # the folder's index.html, not a listing
+
+
+def test_a_build_that_changes_nothing_tells_open_pages_nothing(tmp_path):
+    """A live writer leaves a torn half line at nearly every poll: the rebuild it starts
+    renders nothing, and live.js keeps its generation (no "the run changed" notice, no
+    reload of the index); the line's completion is news again."""
+    src, rest = _split_demo(tmp_path)
+    out = tmp_path / "site"
+    first_batch = rest[: rest.index(b"\n") + 1]
+    with serving(src, out) as base:
+        assert _wait(lambda: b'"generation":1' in _get(base + "/live.js")[1])
+        state = out / ".reportgen-state"
+        stamp = state.stat().st_mtime_ns
+        with open(src / "observe.jsonl", "ab") as f:
+            f.write(first_batch[:20])
+        assert _wait(lambda: state.stat().st_mtime_ns != stamp)  # rebuilt
+        time.sleep(0.6)
+        assert b'"generation":1' in _get(base + "/live.js")[1]
+        with open(src / "observe.jsonl", "ab") as f:
+            f.write(rest[20:])
+        assert _wait(lambda: b'"generation":2' in _get(base + "/live.js")[1])
+
+
+def test_a_site_inside_its_source_does_not_start_builds_by_itself(tmp_path):
+    """-o SRC/site: each build changed the source's signature (its own files), so watch and
+    serve rebuilt every interval with nothing new."""
+    from reportgen.live import source_signature
+
+    src, _ = _split_demo(tmp_path)
+    out = src / "site"
+    before = source_signature(str(src), out)
+    with serving(src, out) as base:
+        assert _wait(lambda: b'"generation":1' in _get(base + "/live.js")[1])
+        assert source_signature(str(src), out) == before
+        stamp = (out / ".reportgen-state").stat().st_mtime_ns
+        time.sleep(1.0)  # five intervals
+        assert (out / ".reportgen-state").stat().st_mtime_ns == stamp

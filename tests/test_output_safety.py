@@ -157,10 +157,11 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 import reportgen.site as s
 orig = s.SiteWriter.write
 def slow(self, name, data):
-    orig(self, name, data)
+    written = orig(self, name, data)
     if name.endswith(".html"):
         print("wrote", name, flush=True)
         time.sleep(0.3)
+    return written
 s.SiteWriter.write = slow
 s.build(sys.argv[1], s.Path(sys.argv[2]), s.BuildOptions(jobs=1))
 """
@@ -204,6 +205,39 @@ def test_sigint_mid_build_cleans_up_and_keeps_the_old_site(site, tmp_path):
     assert proc.returncode != 0
     assert hash_tree(site) == before
     assert leftovers(site) == []
+
+
+def test_ctrl_c_to_the_process_group_mid_parallel_build_ends_cleanly(site, tmp_path):
+    """A terminal's Ctrl-C reaches the workers too: they used to die with tracebacks of their
+    own and now and then leave the pool's queues locked, so that the build hung. Workers
+    ignore it; the main process cancels what is not begun and says it once."""
+    before = hash_tree(site)
+    src = many_updates(tmp_path / "run", 40)
+    script = SLOW_BUILD.replace("BuildOptions(jobs=1)", "BuildOptions(jobs=2)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for _ in range(3):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(script), str(src), str(site)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+            start_new_session=True,  # a process group of its own, as a terminal's job
+        )
+        assert proc.stdout is not None
+        while not proc.stdout.readline().startswith("wrote train_"):  # workers are rendering
+            assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError("the build hung after Ctrl-C") from None
+        assert proc.returncode != 0
+        # no worker's own traceback (a worker that took the signal mid-page sent it back)
+        assert "ForkProcess" not in err and "_RemoteTraceback" not in err, err
+        assert hash_tree(site) == before
+        assert leftovers(site) == []
 
 
 def test_killed_between_the_two_renames(site, tmp_path):

@@ -34,7 +34,7 @@ from typing import IO, Any
 import orjson
 
 from ..errors import InputError
-from ..memory import MEMORY_BUDGET, rss
+from ..memory import MEMORY_BUDGET, ignore_interrupts, rss
 from ..model import (
     Group,
     Iteration,
@@ -839,10 +839,14 @@ class ObserveReader:
         bounds = [(a, min(a + step, size)) for a in range(offset, size, step)]
         ctx = multiprocessing.get_context("fork")
         workers = min(len(bounds), scan_workers_for_memory(jobs, step))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
-            for part in results:
-                yield from part
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=ignore_interrupts) as pool:
+            try:
+                results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
+                for part in results:
+                    yield from part
+            except BaseException:  # Ctrl-C, an error: the ranges not begun are not read
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
 
     # ----------------------------------------------------------- incremental
     # ----------------------------------------------------------- incremental
