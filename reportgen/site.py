@@ -40,7 +40,7 @@ from .resources import assets_dir, templates_dir
 from .sources import Progress, Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
-from .storage import shown_text
+from .storage import is_url, shown_text
 from .views.index import index_context
 from .views.iteration import PageEntry, iteration_context, page_groups, paginate
 from .views.logtree_export import logtree_parts
@@ -235,7 +235,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def recover_stale(out: Path) -> list[Path]:
+def recover_stale(out: Path, keep: Iterable[str] = ()) -> list[Path]:
     """Clear what killed builds left beside ``out``; returns the paths removed or restored.
 
     ``.OUT.reportgen-tmp-PID`` (an unfinished site) is removed once PID is gone; if it holds
@@ -243,9 +243,11 @@ def recover_stale(out: Path) -> list[Path]:
     finished first.
     ``.OUT.reportgen-old-PID`` is the previous site moved aside just before the
     swap: if OUT is missing (killed between the two renames) it is put back,
-    otherwise removed.  Links are unlinked, never followed.
+    otherwise removed.  Links are unlinked, never followed. Nothing that is, or holds, one
+    of the ``keep`` paths (the build's input) is touched, whatever its name.
     """
     parent = out.parent
+    kept = [Path(k).resolve() for k in keep if k and not is_url(k)]
     prefix = f".{out.name}.reportgen-"
     done: list[Path] = []
     try:
@@ -259,6 +261,8 @@ def recover_stale(out: Path) -> list[Path]:
         if m is None or name != f".{out.name}.reportgen-{m.group(1)}-{m.group(2)}" or _pid_alive(int(m.group(2))):
             continue
         path = parent / name
+        if any(k == path.resolve() or path.resolve() in k.parents for k in kept):
+            continue  # the input itself, named like a staging folder: never ours to remove
         try:
             if path.is_symlink() or not path.is_dir():
                 path.unlink()
@@ -289,8 +293,8 @@ def _refuse_input_overlap(out: Path, input_root: str | None) -> None:
         raise OutputError(f"{out} holds the input {input_root}; write the site to another folder")
 
 
-def _prepare_staging(out: Path, force: bool) -> Path:
-    recover_stale(out)
+def _prepare_staging(out: Path, force: bool, inputs: Iterable[str] = ()) -> Path:
+    recover_stale(out, inputs)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
     if out.is_symlink():
@@ -1233,7 +1237,7 @@ def _build(
     t0 = time.perf_counter()
     tune_malloc()
     out = Path(out)
-    recover_stale(out)  # first: a site a killed build left aside comes back even if this build fails
+    recover_stale(out, [source])  # first: a site a killed build left aside comes back even if this build fails
     reader = open_source(source, options.fmt)
     storage = getattr(reader, "storage", None)
     if storage is not None and not storage.remote:
@@ -1274,7 +1278,7 @@ def _build(
         use_markdown = options.markdown == "on"
     # the index and the reader's spans live for the whole build: keep the collector off them
     gc.freeze()
-    staging = _prepare_staging(out, options.force)
+    staging = _prepare_staging(out, options.force, [source])
     try:
         writer = SiteWriter(staging)
         env = make_env()
@@ -1336,7 +1340,7 @@ def _build(
         if journaled:
             # interrupted while moving its files into OUT: finish the move rather than leave
             # OUT half old, half new (recover_stale discards a move that had not begun)
-            recover_stale(out)
+            recover_stale(out, [source])
         if (staging / JOURNAL).is_file():
             raise  # the move failed again: left, journaled, to the next build
         if began:

@@ -486,3 +486,41 @@ def test_script_literals_keep_a_proto_key_as_a_property():
         deep = {"__proto__": deep}
     assert '"__proto__"' not in script_json(deep).replace('["__proto__"]', "")
     assert script_key("__proto__") == '["__proto__"]' and script_key("x</") == '"x\\u003c/"'
+
+
+def test_a_sweep_never_writes_over_or_around_its_runs(tmp_path):
+    """A sweep whose OUT is, or holds, one of its runs swapped OUT away with the runs in it
+    (exit 0, every export gone): refused before anything is removed, as for one run."""
+    runs = tmp_path / "runs"
+    for name in ("a", "b"):
+        many_updates(runs / name, 2)
+    before = hash_tree(runs)
+    for args in (
+        (str(runs), "-o", str(runs), "--force"),
+        (str(runs), "-o", str(tmp_path), "--force"),
+        (str(runs / "a"), str(runs / "b"), "-o", str(runs)),
+    ):
+        r = invoke("build", *args)
+        assert r.exit_code == 1 and "holds the input" in r.output, (args, r.output)
+        assert hash_tree(runs) == before
+    # a site that is already a sweep's: no --force needed, and still refused
+    site = tmp_path / "site"
+    assert invoke("build", str(runs), "-o", str(site)).exit_code == 0
+    for name in ("r1", "r2"):
+        many_updates(site / name, 2)
+    inside = hash_tree(site / "r1")
+    r = invoke("build", str(site / "r1"), str(site / "r2"), "-o", str(site))
+    assert r.exit_code == 1 and "holds the input" in r.output
+    assert hash_tree(site / "r1") == inside
+
+
+def test_an_input_named_like_a_staging_folder_is_never_cleared(tmp_path):
+    """recover_stale removes .OUT.reportgen-tmp-PID folders of dead builds; an input of that
+    name (a copy, an unpacked artifact) was removed before the build read it."""
+    src = many_updates(tmp_path / f".site.reportgen-tmp-{dead_pid()}", 2)
+    before = hash_tree(src)
+    r = invoke("build", str(src), "-o", str(tmp_path / "site"))
+    assert r.exit_code == 0, r.output
+    assert hash_tree(src) == before
+    assert recover_stale(tmp_path / "site", [str(src / "observe.jsonl")]) == []
+    assert hash_tree(src) == before
