@@ -23,7 +23,7 @@ from .errors import InputError
 from .model import IterationRef, Run
 from .sources import Progress
 from .sources.detect import open_source
-from .sources.jsonl import LineError, parse_line
+from .sources.jsonl import LineError, brief, parse_line
 from .sources.tinker import SUMMARY_VERSIONS
 from .storage import shown_text
 
@@ -299,7 +299,7 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
                     if isinstance(rec, dict) and "schema_version" in rec:
                         v = rec["schema_version"]
                         if isinstance(v, bool) or v not in SUMMARY_VERSIONS:
-                            report.add(display, lineno, "unknown version", f"schema_version {v!r} (reads 1)")
+                            report.add(display, lineno, "unknown version", f"schema_version {brief(v)} (reads 1)")
             if last and not last.endswith(b"\n") and last.strip():
                 try:
                     parse_line(last)

@@ -175,8 +175,20 @@ def _json_text(value: Any) -> str:
 
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except TypeError:
-        return str(value)
+    except TypeError:  # past orjson's 255 levels, or an integer past 64 bits
+        pass
+    import json
+    import sys
+
+    # str() would recurse at Python's own limit: a value 1,000 levels deep raised RecursionError
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 20_000))
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return ""
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 @dataclass(slots=True)

@@ -7,9 +7,11 @@ opens a file for writing: the input is never modified.
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import re
+import stat
 from typing import IO, Any
 
 from .errors import InputError
@@ -113,7 +115,7 @@ class Storage:
         try:
             if self.remote:
                 return self.fs.open(self._full(rel), "rb")  # type: ignore[no-any-return]
-            return open(self._full(rel), "rb")
+            return _open_regular(self._full(rel))
         except FileNotFoundError as exc:
             raise InputError("file not found", self.display(rel)) from exc
         except OSError as exc:
@@ -135,3 +137,19 @@ class Storage:
     def local_path(self, rel: str) -> str | None:
         """The local file system path, or None for a remote source."""
         return None if self.remote else self._full(rel)
+
+
+def _open_regular(path: str) -> IO[bytes]:
+    """open(path, "rb") of a regular file only: a FIFO named like an input file blocked the
+    build for ever in open(), and /dev/zero linked in its place was read until memory ran
+    out. Opened without blocking, checked, then read as usual."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -288,3 +288,108 @@ def test_tinker_files_shrink_or_vanish_between_scan_and_load(tmp_path):
     shutil.rmtree(src / "iteration_000001")
     r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "site")])
     assert r.exit_code == 0, r.output
+
+
+def test_values_nested_as_deep_as_json_allows_are_texts_and_deeper_lines_are_unreadable(tmp_path):
+    """A list or object 1,000 levels deep where a text belongs (a message's role, content,
+    tool name or call id, a step reward's kind, a summary's tag, a logtree node, a config
+    fact, an observe v) gave 'internal error RecursionError' (str() and repr() recurse):
+    now its JSON text, or a message naming the line. Deeper than orjson's 1,024 levels, a
+    line is unreadable, named by file and line."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 5000))  # to write the test's own JSON
+    try:
+        _deep_inputs(tmp_path, limit)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _deep_inputs(tmp_path: Path, limit: int) -> None:
+    import json
+
+    from .hostile import deep, deep_json
+
+    def invoke(*args: str) -> Any:
+        sys.setrecursionlimit(limit)  # reportgen runs with Python's own limit
+        try:
+            return CliRunner().invoke(main, list(args))
+        finally:
+            sys.setrecursionlimit(5000)
+
+    o = Obs().run("agent_grpo")
+    d = deep(1000, "leaf")
+    o.batch(
+        o.prompt("s:t", "q"),
+        o.rollout(
+            1,
+            0,
+            0,
+            None,
+            prompt="s:t",
+            messages=[
+                {"role": d, "content": d, "tool_calls": [{"id": d, "name": d, "arguments": d}]},
+                {"role": "tool", "content": "r", "tool_call_id": d},
+            ],
+            prefix=True,
+            step_rewards=[{"step_index": 0, "kind": d, "reward": 1.0, "message_indices": [0]}],
+        ),
+    )
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "obs")
+    r = invoke("build", str(src), "-o", str(tmp_path / "o1"))
+    assert r.exit_code == 0 and "internal error" not in r.output, r.output
+    page = (tmp_path / "o1" / "train_iteration_000001.html").read_text()
+    assert "leaf" in page
+    # an observe line deeper than 1,024 levels: unreadable, named
+    lines = (src / "observe.jsonl").read_text().splitlines()
+    lines[0] = lines[0].replace('"v":1', '"v":1,"deep":' + deep_json(2000, "x"), 1)
+    (src / "observe.jsonl").write_text("\n".join(lines) + "\n")
+    r = invoke("build", str(src), "-o", str(tmp_path / "o2"))
+    assert "internal error" not in r.output and r.exit_code in (0, 1), r.output
+    r = invoke("check", str(src))
+    assert "observe.jsonl:1: unreadable line: not JSON (nested deeper than 1,024 levels)" in r.output, r.output
+    # tinker: a summary's tag, a logtree node, a config fact
+    run = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "tk")
+    summaries = run / "iteration_000001" / "train_rollout_summaries.jsonl"
+    recs = [json.loads(x) for x in summaries.read_text().splitlines()]
+    recs[0]["tags"] = [d]
+    summaries.write_text("".join(json.dumps(x) + "\n" for x in recs))
+    config = json.loads((run / "config.json").read_text())
+    config["max_tokens"] = d
+    (run / "config.json").write_text(json.dumps(config))
+    tree = json.loads((run / "iteration_000001" / "train_logtree.json").read_text())
+    tree["root"]["children"].append(d)
+    (run / "iteration_000001" / "train_logtree.json").write_text(json.dumps(tree))
+    for cmd in (["build", str(run), "-o", str(tmp_path / "o3")], ["check", str(run)]):
+        r = invoke(*cmd)
+        assert r.exit_code in (0, 1) and "internal error" not in r.output, r.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_or_a_device_in_place_of_a_file_is_refused_at_once(tmp_path):
+    """A FIFO named metrics.jsonl (or a summaries file) blocked build and check for ever in
+    open(); /dev/zero linked as config.json was read until memory ran out."""
+    run = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "fifo")
+    (run / "metrics.jsonl").unlink()
+    os.mkfifo(run / "metrics.jsonl")
+    result: dict[str, Any] = {}
+
+    def go() -> None:
+        result["check"] = CliRunner().invoke(main, ["check", str(run)])
+        result["build"] = CliRunner().invoke(main, ["build", str(run), "-o", str(tmp_path / "o1")])
+
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    t.join(60)
+    if t.is_alive():  # unblock the reader so the test process can end
+        fd = os.open(run / "metrics.jsonl", os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        raise AssertionError("a FIFO blocked the build")
+    assert "metrics.jsonl" in result["check"].output and "not a regular file" in result["check"].output
+    assert result["build"].exit_code == 1 and "not a regular file" in result["build"].output
+    if os.path.exists("/dev/zero"):
+        zero = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "zero")
+        (zero / "config.json").unlink()
+        (zero / "config.json").symlink_to("/dev/zero")
+        r = CliRunner().invoke(main, ["build", str(zero), "-o", str(tmp_path / "o2")])
+        assert r.exit_code == 1 and "config.json" in r.output and "not a regular file" in r.output

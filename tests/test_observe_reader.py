@@ -752,7 +752,7 @@ def test_stdlib_parsed_lines_read_numbers_as_orjson_does():
     """A line orjson refuses (a NaN) is read by the stdlib parser; its integers past orjson's
     range then read as orjson reads them in a strict line (floats, null past a float's range),
     so the same number never reads two ways, and every value can be written out again."""
-    from reportgen.sources.jsonl import json_text, nan_to_null, parse_line
+    from reportgen.sources.jsonl import LineError, json_text, nan_to_null, parse_line
 
     big = (
         b'{"a": NaN, "b": 1000000000000000000000000000000, "c": [18446744073709551615, -9223372036854775808, -9223372036854775809, {"d": 1'
@@ -766,8 +766,13 @@ def test_stdlib_parsed_lines_read_numbers_as_orjson_does():
     strict, _ = parse_line(b'{"b": 1000000000000000000000000000000}')
     assert strict["b"] == value["b"]
     assert nan_to_null({"x": [float("nan"), float("inf"), 1.5]}) == {"x": [None, None, 1.5]}
-    deep = '{"a":' * 2000 + "1" + "}" * 2000
+    deep = '{"a":' * 1024 + "1" + "}" * 1024
     assert json_text(parse_line(deep.encode())[0]) == deep
+    # deeper than orjson reads, with or without a NaN: not readable (views recurse into
+    # values; a 20,000-level line ended in an internal RecursionError)
+    for line in ('{"a":' * 1025 + "1" + "}" * 1025, '{"n":NaN,"d":' + "[" * 5000 + "]" * 5000 + "}"):
+        with pytest.raises(LineError, match="nested deeper than 1,024 levels"):
+            parse_line(line.encode())
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import reprlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -25,34 +26,80 @@ class LineError(ValueError):
 _DEEP_LIMIT = 20_000
 
 
-def parse_line(raw: bytes) -> tuple[Any, bool]:
-    """Parse one line; returns (value, utf8_replaced).  Raises LineError."""
+def parse_line(raw: bytes, deep: bool = False) -> tuple[Any, bool]:
+    """Parse one line; returns (value, utf8_replaced).  Raises LineError.
+
+    A line nested deeper than MAX_NESTING is refused, unless ``deep`` (a whole document whose
+    readers walk it without recursion: a tinker logtree, read to 20,000 levels)."""
     try:
         return orjson.loads(raw), False
-    except orjson.JSONDecodeError:
-        pass
+    except orjson.JSONDecodeError as exc:
+        if not deep and str(exc).startswith("depth limit exceeded"):
+            raise LineError(TOO_DEEP) from exc
     replaced = False
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("utf-8", errors="replace")
         replaced = True
-    # orjson stops at 1,024 levels; logtrees and metadata can nest deeper: the stdlib
-    # parser, with room to recurse, reads what the trainer wrote
+    # a line orjson refuses for a NaN or invalid UTF-8: the stdlib parser, with room to
+    # recurse, then the depth orjson allows (what a strict line may have)
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, _DEEP_LIMIT))
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise LineError(str(exc).split(":")[0] if not isinstance(exc, RecursionError) else "nested too deep") from exc
+        raise LineError(str(exc).split(":")[0] if not isinstance(exc, RecursionError) else TOO_DEEP) from exc
     finally:
         sys.setrecursionlimit(limit)
+    if not deep and _too_deep(value):
+        raise LineError(TOO_DEEP)
     if _SURROGATE_ESCAPE.search(text):
         value, scrubbed = scrub_surrogates(value)
         replaced = replaced or scrubbed
     if _LONG_DIGITS.search(text):
         value = _tame_ints(value)
     return value, replaced
+
+
+# orjson's limit: deeper than this, a line is refused as not readable. The trainers' own
+# writers stay far below it (Python's json.dump stops near 1,000 levels; serde_json reads
+# 128 by default), and every view that walks a value by recursion is safe within it.
+MAX_NESTING = 1024
+TOO_DEEP = f"nested deeper than {MAX_NESTING:,} levels"
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether a parsed value nests deeper than MAX_NESTING (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        elif not isinstance(v, list):
+            continue
+        if d > MAX_NESTING:
+            return True
+        stack.extend((c, d + 1) for c in v if isinstance(c, (dict, list)))
+    return False
+
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlist, _BRIEF.maxdict = 3, 60, 60, 4, 4
+
+
+def brief(value: Any) -> str:
+    """repr() of a value from the input for a message: short, and never recursing deep (a
+    ``v`` or an ``update`` nested 1,000 levels made repr() raise RecursionError)."""
+    return _BRIEF.repr(value)
+
+
+def text_of(value: Any) -> str:
+    """A value of the input where a text belongs: a string as it is, None as "", anything
+    else as its JSON text (str() of a list nested 1,000 levels raised RecursionError)."""
+    if type(value) is str:
+        return value
+    return "" if value is None else json_text(value)
 
 
 def json_text(value: Any) -> str:

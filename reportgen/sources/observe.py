@@ -50,6 +50,7 @@ from ..storage import Storage, shown_text
 from . import Progress
 from .jsonl import (
     LineError,
+    brief,
     finite_or_none,
     int_or_none,
     json_text,
@@ -57,6 +58,7 @@ from .jsonl import (
     nan_to_null,
     parse_line,
     str_or_none,
+    text_of,
 )
 
 FILE = "observe.jsonl"
@@ -556,7 +558,7 @@ class ObserveReader:
         def bad_number(line: int, value: Any, records: int) -> None:
             nonlocal bad_numbers
             bad_numbers += records
-            self._note(line, "bad update number", f"update {value!r}: not an integer from 0 to 2^53; skipped")
+            self._note(line, "bad update number", f"update {brief(value)}: not an integer from 0 to 2^53; skipped")
 
         def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
@@ -738,7 +740,9 @@ class ObserveReader:
                     skip(line_no, "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong")
                     continue
                 if code == _BAD_VERSION:
-                    raise InputError(f"schema version v={rec!r}; this reportgen reads v=1 only", self.path, line_no)
+                    raise InputError(
+                        f"schema version v={brief(rec)}; this reportgen reads v=1 only", self.path, line_no
+                    )
                 if code == _REPLACED:
                     utf8 += 1
                     self._note(line_no, "invalid UTF-8", "replaced by U+FFFD")
@@ -1371,8 +1375,8 @@ def _messages(value: Any) -> list[Message]:
                     name = c.get("name", "")
                     calls.append(
                         ToolCall(
-                            cid if type(cid) is str else (None if cid is None else str(cid)),
-                            name if type(name) is str else str(name),
+                            cid if type(cid) is str else (None if cid is None else text_of(cid)),
+                            name if type(name) is str else text_of(name),
                             c.get("arguments", {}),
                         )
                     )
@@ -1382,12 +1386,12 @@ def _messages(value: Any) -> list[Message]:
         # positional: a keyword call of the dataclass costs about a third more (once per message)
         out.append(
             Message(
-                role if type(role) is str else str(role),
-                content if type(content) is str else ("" if content is None else str(content)),
+                role if type(role) is str else text_of(role),
+                content if type(content) is str else text_of(content),
                 None,
                 calls,
                 (),
-                tcid if type(tcid) is str else (None if tcid is None else str(tcid)),
+                tcid if type(tcid) is str else (None if tcid is None else text_of(tcid)),
                 m.get("is_error") is True,
             )
         )
@@ -1406,7 +1410,7 @@ def _step_rewards(value: Any) -> list[StepReward]:
         out.append(
             StepReward(
                 int_or_none(s.get("step_index")),
-                kind if type(kind) is str else str(kind),
+                kind if type(kind) is str else text_of(kind),
                 finite_or_none(s.get("reward")),
                 [i for i in idx if type(i) is int] if type(idx) is list else [],
             )
@@ -1444,7 +1448,7 @@ def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool |
         text = None
         messages = _messages(g("messages"))
     else:
-        text = completion if type(completion) is str else ("" if completion is None else str(completion))
+        text = completion if type(completion) is str else text_of(completion)
         messages = None
     # positional up to ``messages`` (model.Member's field order): a keyword call of the
     # dataclass costs about three times as much, once per rollout

@@ -72,7 +72,7 @@ from ..model import (
 )
 from ..storage import Storage
 from . import Progress
-from .jsonl import parse_line
+from .jsonl import brief, parse_line, text_of
 from .tinker_html import logtree_from_html
 
 MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
@@ -155,16 +155,23 @@ def looks_like_tinker(storage: Storage) -> bool:
     return False
 
 
-def _loads(raw: bytes | str, replaced: list[int] | None = None) -> Any:
+def _loads(raw: bytes | str, replaced: list[int] | None = None, deep: bool = False) -> Any:
     """Strict JSON first (fast), then Python's json for NaN/Infinity.
 
     Invalid UTF-8 and lone surrogate escapes become U+FFFD (counted in
-    ``replaced[0]``); a bad document raises ValueError.
+    ``replaced[0]``); a bad document raises ValueError. ``deep``: past 1,024 levels too
+    (a logtree, which lognode_from_json walks without recursion).
     """
-    value, rep = parse_line(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"))
+    value, rep = parse_line(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"), deep)
     if rep and replaced is not None:
         replaced[0] += 1
     return value
+
+
+def _fact(v: Any) -> Any:
+    """A header fact from the config: a number or a text as it is, anything else as its JSON
+    text (a template's str() of a list nested 1,000 levels raised RecursionError)."""
+    return v if isinstance(v, (int, float, str)) else text_of(v)
 
 
 def _utf8_note(where: str, n: int) -> str:
@@ -274,7 +281,7 @@ class TinkerReader:
         run.algorithm = loss if isinstance(loss, str) else None
         for key in _INFO_KEYS:
             if key in cfg and cfg[key] is not None:
-                run.info[key] = cfg[key]
+                run.info[key] = _fact(cfg[key])
         ds = cfg.get("dataset_builder")
         if isinstance(ds, dict):
             for src, dst in (("batch_size", "groups_per_batch"), ("group_size", "group_size")):
@@ -287,9 +294,9 @@ class TinkerReader:
                 if isinstance(sc.get("groups_per_batch"), int):
                     run.info["groups_per_batch"] = sc["groups_per_batch"]
                 if mode == "async" and sc.get("max_steps_off_policy") is not None:
-                    run.info["max_steps_off_policy"] = sc["max_steps_off_policy"]
+                    run.info["max_steps_off_policy"] = _fact(sc["max_steps_off_policy"])
                 if mode == "stream-minibatch" and sc.get("num_minibatches") is not None:
-                    run.info["num_minibatches"] = sc["num_minibatches"]
+                    run.info["num_minibatches"] = _fact(sc["num_minibatches"])
         run.info.setdefault("mode", "sync")
         evs = cfg.get("evaluator_builders")
         if isinstance(evs, list):
@@ -385,7 +392,7 @@ class TinkerReader:
             if not isinstance(rec, dict):
                 continue
             known = ("name", "batch", "state_path", "sampler_path", "rolling", "final")
-            name = str(rec.get("name", ""))
+            name = text_of(rec.get("name", ""))
             run.checkpoints.append(
                 Checkpoint(
                     name=name,
@@ -638,7 +645,7 @@ class TinkerReader:
         raw = self.storage.read_bytes(rel)
         replaced = [0]
         try:
-            doc = _loads(raw, replaced)
+            doc = _loads(raw, replaced, deep=True)
         except (ValueError, RecursionError) as exc:
             msg = "logtree nested too deeply" if isinstance(exc, RecursionError) else f"bad logtree JSON: {exc}"
             raise InputError(msg, self.storage.display(rel)) from exc
@@ -674,7 +681,7 @@ class TinkerReader:
             if not said_version and (isinstance(v, bool) or v not in SUMMARY_VERSIONS):
                 said_version = True
                 warnings.append(
-                    f"{self.storage.display(rel)}:{lineno}: schema_version {v!r} (reads 1): the fields it "
+                    f"{self.storage.display(rel)}:{lineno}: schema_version {brief(v)} (reads 1): the fields it "
                     "adds are shown as trajectory metadata, a conversation as the trajectory's"
                 )
             gid = _int(rec.get("group_idx"))
@@ -718,7 +725,7 @@ def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
         member=traj if traj is not None else fallback_index,
         reward=_finite(rec.get("total_reward")),
         final_reward=_finite(rec.get("final_reward")),
-        tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+        tags=[text_of(t) for t in tags] if isinstance(tags, list) else [],
         sampling_step=_int(rec.get("sampling_client_step")),
         trajectory_metrics=tm,
         steps=steps,
@@ -779,12 +786,16 @@ def lognode_from_json(obj: Any) -> LogNode:
         src, node, depth = stack.pop()
         if not isinstance(src, dict):
             node.tag = "p"
-            node.children = [str(src)] if src is not None else []
+            node.children = [text_of(src)] if src is not None else []
             continue
         tag = src.get("tag")
         node.tag = tag if isinstance(tag, str) and tag else "div"
         attrs = src.get("attrs")
-        node.attrs = {str(k): str(v) for k, v in attrs.items()} if isinstance(attrs, dict) else {}
+        node.attrs = (
+            {str(k): text_of(v) if isinstance(v, (list, dict)) else str(v) for k, v in attrs.items()}
+            if isinstance(attrs, dict)
+            else {}
+        )
         children = src.get("children")
         children = children if isinstance(children, list) else []
         if "data" in src:
@@ -897,8 +908,8 @@ def _s(v: Any) -> str:
 def _dumps(v: Any) -> str:
     try:
         return json.dumps(v, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        return str(v)
+    except (TypeError, ValueError, RecursionError):  # deeper than json.dumps goes: unsorted
+        return text_of(v)
 
 
 def message_from_json(m: Any) -> Message:
@@ -1150,7 +1161,7 @@ def _member_key(m: Member) -> tuple[str, tuple[str, ...]] | None:
     for s in m.steps:
         keys = sorted((int(k[10:]), k) for k in s.logs if re.fullmatch(r"tool_call_\d+", k))
         calls.extend(str(s.logs[k]) for _, k in keys)
-    return str(m.steps[-1].logs["assistant_content"]).strip(), tuple(calls)
+    return text_of(m.steps[-1].logs["assistant_content"]).strip(), tuple(calls)
 
 
 def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
