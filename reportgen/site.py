@@ -492,7 +492,17 @@ class SiteWriter:
 
 def copy_assets(dest: Path) -> None:
     """Copy our CSS/JS and the vendored libraries into the site."""
-    shutil.copytree(assets_dir(), dest / "assets", dirs_exist_ok=True)
+    try:
+        shutil.copytree(assets_dir(), dest / "assets", dirs_exist_ok=True)
+    except shutil.Error as exc:
+        # copytree gathers every file's error in one list (a full disk: one per asset, 10 KB
+        # of text): the first one says it
+        errors = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
+        if errors and isinstance(errors[0], tuple) and len(errors[0]) == 3:
+            why = str(errors[0][2])
+            m = re.match(r"\[Errno \d+\] ([^:]+)", why)
+            raise OSError(f"cannot copy the assets into {dest}: {m.group(1) if m else why}") from None
+        raise OSError(f"cannot copy the assets into {dest}") from None
 
 
 def _file_sizes(root: Path) -> dict[str, int] | None:

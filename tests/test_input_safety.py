@@ -393,3 +393,28 @@ def test_a_fifo_or_a_device_in_place_of_a_file_is_refused_at_once(tmp_path):
         (zero / "config.json").symlink_to("/dev/zero")
         r = CliRunner().invoke(main, ["build", str(zero), "-o", str(tmp_path / "o2")])
         assert r.exit_code == 1 and "config.json" in r.output and "not a regular file" in r.output
+
+
+def test_odd_files_get_a_message_of_their_own(tmp_path, monkeypatch):
+    """observe.jsonl that is a folder; a config.json that is a list; a full disk while the
+    assets are copied (shutil.copytree's error was 10 KB of tuples)."""
+    import shutil as sh
+
+    (tmp_path / "o" / "observe.jsonl").mkdir(parents=True)
+    r = CliRunner().invoke(main, ["build", str(tmp_path / "o"), "-o", str(tmp_path / "s1")])
+    assert r.exit_code == 1 and "observe.jsonl: not a regular file" in r.output, r.output
+    run = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "tk")
+    (run / "config.json").write_text("[1, 2]")
+    r = CliRunner().invoke(main, ["build", str(run), "-o", str(tmp_path / "s2")])
+    assert r.exit_code == 0 and "config.json: a list, not the object tinker writes" in r.output, r.output
+
+    def full(src: Any, dst: Any, **kw: Any) -> None:
+        raise sh.Error([(f"{src}/{n}", f"{dst}/{n}", f"[Errno 28] No space left on device: '{n}'") for n in "abc"])
+
+    monkeypatch.setattr("reportgen.site.shutil.copytree", full)
+    src = Obs().run()
+    src.batch(src.prompt("p:0", "q"), src.rollout(1, 0, 0))
+    src.batch(src.update(1))
+    r = CliRunner().invoke(main, ["build", str(src.write(tmp_path / "o2")), "-o", str(tmp_path / "s3")])
+    assert r.exit_code == 1 and r.output.strip().endswith("No space left on device"), r.output
+    assert len(r.output) < 300 and not (tmp_path / "s3").exists()

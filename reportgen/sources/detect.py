@@ -65,6 +65,12 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         ),
         None,
     )
+    if not storage.remote:
+        for rel in (OBSERVE_FILE, posixpath.join("observe", OBSERVE_FILE)):
+            there = storage.local_path(rel)
+            if there is not None and os.path.lexists(there):
+                # a folder, a FIFO, a device or a broken link named observe.jsonl
+                raise InputError("not a regular file that reportgen can read", storage.display(rel))
     hint = f"; {packed} is here: decompress it first" if packed else ""
     raise InputError(
         f"neither an observe export nor a tinker log_path: looked for {OBSERVE_FILE} (or observe/{OBSERVE_FILE}), "

@@ -274,6 +274,8 @@ class TinkerReader:
             run.warnings.append(_utf8_note(st.display("config.json"), replaced[0]))
         run.config = cfg
         if not isinstance(cfg, dict):
+            kind = "a list" if isinstance(cfg, list) else "not an object"
+            run.warnings.append(f"{st.display('config.json')}: {kind}, not the object tinker writes; shown as it is")
             return
         model = cfg.get("model_name")
         run.model = model if isinstance(model, str) else None
