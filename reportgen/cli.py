@@ -78,7 +78,11 @@ class _Progress:
         elapsed = now - self.began
         if 0 < done < total and elapsed >= 2:  # a rate of the first second says little
             text += f", {_duration(elapsed * (total - done) / done)} left"
-        sys.stderr.write("\r" + text.ljust(self.width))
+        # a line longer than the terminal wraps, and "\r" then rewrites only its last row
+        cols = shutil.get_terminal_size((80, 24)).columns
+        if len(text) >= cols:
+            text = text[: max(1, cols - 1)]
+        sys.stderr.write("\r" + text.ljust(min(self.width, max(1, cols - 1))))
         sys.stderr.flush()
         self.width = len(text)
         self.shown = True

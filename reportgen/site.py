@@ -780,6 +780,7 @@ def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) ->
         job.key_common = repr((job.groups_per_page, job.markdown, sorted((k, str(v)) for k, v in job.common.items())))
     parts = (
         base(ref),
+        ref.segment,  # a tinker resume numbers the attempts: every page says its segment
         ref.status,
         ref.time,
         sorted(ref.headline.items()),

@@ -544,3 +544,27 @@ def test_run_params_of_any_value_survive_the_state_file(tmp_path):
     assert shown["nan"] == "null" and shown["huge"] == "1e+30" and shown["flag"] == "true"
     assert shown["deep"].startswith('{"a":{"a":') and shown["deep"].count("{") == 300
     assert shown["group_size"] == "4"
+
+
+def test_tinker_resume_then_rebuild_equals_full_build(tmp_path):
+    """A tinker 0.6 resume (metrics.jsonl cut at the checkpoint's step, the rest kept in
+    metrics.jsonl.pre_resume_NNNNNN) numbers the attempts: every page then says its segment.
+    A rebuild reused the earlier pages, which did not, and no rebuild ever mended them."""
+    import json
+    import shutil
+
+    src = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tinker" / "arith_sync", src)
+    inc = tmp_path / "inc"
+    build(str(src), inc, BuildOptions(jobs=1))
+    metrics = src / "metrics.jsonl"
+    rows = metrics.read_text().splitlines()
+    (src / "metrics.jsonl.pre_resume_000003").write_text("\n".join(rows) + "\n")
+    metrics.write_text("\n".join(r for r in rows if json.loads(r.replace("NaN", "null")).get("step", 0) < 3) + "\n")
+    second = build(str(src), inc, BuildOptions(jobs=1))
+    assert second.rendered > 0
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(inc) == snapshot(full)
+    page = (inc / "train_iteration_000001.html").read_text()
+    assert "segment 0" in page

@@ -290,7 +290,17 @@ def _group_parts(g: Group) -> Iterator[bytes]:
     yield _SECTION_END
 
 
-def _document(it: Iteration, page: str, sections: list[Any]) -> dict[str, Any]:
+def _subtitle(fmt: str, ref: Any) -> str:
+    """What the iteration is: "update 3, segment 0, status completed" (observe), "step 3,
+    status completed" (tinker, with its segment once a resume numbered them)."""
+    parts = [f"{'update' if fmt == 'observe' else 'step'} {ref.number}"]
+    if ref.segment is not None:
+        parts.append(f"segment {ref.segment}")
+    parts.append(f"status {ref.status}")
+    return ", ".join(parts)
+
+
+def _document(it: Iteration, page: str, sections: list[Any], run_format: str = "observe") -> dict[str, Any]:
     ref = it.ref
     title = f"RL Iteration {ref.number}"
     root = _node(
@@ -298,7 +308,7 @@ def _document(it: Iteration, page: str, sections: list[Any]) -> dict[str, Any]:
         "lt-root",
         [
             _node("h1", "lt-title", [_esc(title)]),
-            _node("div", "lt-subtitle", [_esc(f"update {ref.number}, segment {ref.segment}, status {ref.status}")]),
+            _node("div", "lt-subtitle", [_esc(_subtitle(run_format, ref))]),
             *sections,
         ],
     )
@@ -315,7 +325,7 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
     conversation (prompt included), as tinker logs a trajectory, with the
     member's number, reward, advantage, tokens and training state beside it.
     """
-    return _document(it, page, [_group_section(g, fragments) for g in it.groups])
+    return _document(it, page, [_group_section(g, fragments) for g in it.groups], run.format)
 
 
 def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
@@ -331,7 +341,7 @@ def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
 def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
     without holding its whole tree, nor its whole text, for an update of thousands of groups."""
-    head = _document(it, page, [])
+    head = _document(it, page, [], run.format)
     yield _dumps(head, lambda: head)[: -len(b"]}}")]  # the document up to its last section
     for g in it.groups:
         yield b","
