@@ -194,6 +194,12 @@ def _prompt_extras(p: Prompt) -> list[dict[str, Any]]:
     return out
 
 
+def _last_says(p: Prompt) -> bool:
+    """Whether the prompt's last message is the user message its reward_text repeats."""
+    msgs = p.messages
+    return bool(msgs) and msgs[-1].role == "user" and msgs[-1].content == p.reward_text  # type: ignore[index]
+
+
 def _details(summary: str, body: str) -> dict[str, Any]:
     return _node(
         "details", "lt-details", [_node("summary", None, [_esc(summary)]), _node("pre", "lt-details-body", [body])]
@@ -208,7 +214,13 @@ def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
     told: set[int] = set()  # prompts whose extras are out
     for m in members:
         p = m.prompt
-        if p is not None and (p.reward_text is not None or p.metadata is not None) and id(p) not in told:
+        # a PPO member carries a prompt of its own, whose reward_text is its last user
+        # message: that test first, as cheap as can be (a call per member cost PPO 3%)
+        if (
+            p is not None
+            and (p.metadata is not None or (p.reward_text is not None and not _last_says(p)))
+            and id(p) not in told
+        ):
             told.add(id(p))
             out.extend(_prompt_extras(p))
         if p is not None and p.messages is not None:
