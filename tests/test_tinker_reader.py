@@ -944,3 +944,17 @@ def test_schema_3_summaries_keep_what_they_add(tmp_path):
     # the logtree JSON beside the page is tinker's own, as written
     logtree = (tmp_path / "site" / "train_iteration_000001_logtree.json").read_bytes()
     assert logtree == (run_dir / "iteration_000001" / "train_logtree.json").read_bytes()
+
+
+def test_a_torn_last_line_is_left_unread_as_observe_says(tmp_path):
+    """A live run's last metrics row without its newline is being written: said as observe
+    says it ('incomplete ... left unread'), not as a bad line skipped."""
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    with open(run_dir / "metrics.jsonl", "a") as f:
+        f.write('{"step": 9, "progress/ba')
+    n = len((run_dir / "metrics.jsonl").read_text().splitlines())
+    _, run = scan(run_dir)
+    said = [w for w in run.warnings if "metrics.jsonl" in w]
+    assert said == [
+        f"{run_dir / 'metrics.jsonl'}:{n}: the last line is incomplete (24 bytes, no newline yet): left unread"
+    ]

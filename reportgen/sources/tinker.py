@@ -314,6 +314,12 @@ class TinkerReader:
                 try:
                     value = _loads(raw, replaced)
                 except (ValueError, RecursionError) as exc:
+                    if not raw.endswith(b"\n"):  # the last line, being written (a live run)
+                        warnings.append(
+                            f"{self.storage.display(rel)}:{lineno}: the last line is incomplete "
+                            f"({len(raw)} bytes, no newline yet): left unread"
+                        )
+                        continue
                     warnings.append(f"{self.storage.display(rel)}:{lineno}: bad JSON line skipped ({exc})")
                     continue
                 yield lineno, value
