@@ -67,13 +67,6 @@ def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, i
     return tuple(sorted(entries))
 
 
-def _news(result: BuildResult) -> tuple[object, ...]:
-    """What open pages are told of: the updates, the latest page, and whether pages were
-    rendered (an update that grew, completed or got its metrics). A build after a torn half
-    line gives none of it (the index changes only by its warning about that line)."""
-    return (result.updates, result.latest, result.rendered)
-
-
 def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
     """``live.js``: what open pages poll to learn that the site changed."""
     data: dict[str, object] = {"generation": generation, "updates": result.updates, "time": time.time()}
@@ -109,7 +102,7 @@ def watch(
     require_source(source)
     last: tuple[tuple[str, int, float], ...] | None = None
     generation = 0
-    told: tuple[object, ...] = ()  # _news of the last build that open pages were told of
+    told: tuple[object, ...] = ()  # the updates and latest page open pages were last told of
     unreadable = ""  # the last warning about the source: said once, not every interval
     warned: set[str] = set()  # the builds' warnings said so far, their numbers left out
     while not stop.is_set():
@@ -140,10 +133,12 @@ def watch(
                 # a run that appends every second would keep a core busy rebuilding a long
                 # site: the pause after a build is at least twice the build
                 pause = max(interval, 2 * result.seconds)
-                # a build that changed nothing (a torn half line appended, which a live
-                # writer leaves at nearly every poll) must not tell open pages the run changed
-                news = _news(result)
-                if generation == 0 or news[:2] != told[:2] or news[2]:
+                # open pages are told of new updates, a new latest page or pages rendered
+                # (an update that grew, completed or got its metrics); not of a build that
+                # changed nothing, as after a torn half line, which a live writer leaves at
+                # nearly every poll (the index then differs only by its warning about it)
+                news = (result.updates, result.latest)
+                if not generation or result.rendered or news != told:
                     told = news
                     generation += 1
                 # written again whatever the news: a rebuild leaves in the site only the files

@@ -294,6 +294,10 @@ def _refuse_input_overlap(out: Path, input_root: str | None) -> None:
 
 
 def _prepare_staging(out: Path, force: bool, inputs: Iterable[str] = ()) -> Path:
+    inputs = list(inputs)
+    for src in inputs:  # before anything is removed: OUT must not be, nor hold, an input
+        if not is_url(src):
+            _refuse_input_overlap(out, src)
     recover_stale(out, inputs)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")

@@ -40,7 +40,7 @@ from . import __version__
 from .errors import InputError, OutputError
 from .memory import ignore_interrupts
 from .model import Run, page_name
-from .site import MARKER, BuildOptions, _prepare_staging, _refuse_input_overlap, _swap, build, copy_assets, make_env
+from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
 from .sources import Progress
 from .storage import Storage, is_url, shown_text
 from .views.index import model_file_name
@@ -453,11 +453,7 @@ def build_sweep(
     t0 = time.perf_counter()
     out = Path(out)
     title = options.title or plan.title
-    inputs = [src for _name, src in plan.runs]
-    for src in inputs:  # before anything is removed: OUT must not be, nor hold, a run
-        if not is_url(src):
-            _refuse_input_overlap(out, src)
-    staging = _prepare_staging(out, options.force, inputs)
+    staging = _prepare_staging(out, options.force, [src for _name, src in plan.runs])
     result = SweepResult(out=out)
     try:
         # a run's pages are titled by its folder's own name when no other run has it (the
