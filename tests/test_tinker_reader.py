@@ -958,3 +958,20 @@ def test_a_torn_last_line_is_left_unread_as_observe_says(tmp_path):
     assert said == [
         f"{run_dir / 'metrics.jsonl'}:{n}: the last line is incomplete (24 bytes, no newline yet): left unread"
     ]
+
+
+def test_two_equal_calls_of_one_message_stay_two():
+    """Folding a content part's call into tool_calls must not fold tool_calls' own: a model
+    may call a tool twice alike in one turn (ids are null with some renderers)."""
+    from reportgen.sources.tinker import message_from_json
+
+    call = {"type": "function", "id": None, "function": {"name": "calc", "arguments": "{}"}}
+    msg = message_from_json(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_call", "tool_call": call}],
+            "tool_calls": [call, call],
+            "unparsed_tool_calls": [{"raw_text": "x", "error": "e"}, {"raw_text": "x", "error": "e"}],
+        }
+    )
+    assert len(msg.tool_calls) == 2 and len(msg.unparsed_tool_calls) == 2

@@ -955,15 +955,13 @@ def message_from_json(m: Any) -> Message:
         msg.content = _s(content)
     calls = m.get("tool_calls")
     tool_calls: list[ToolCall] = []
-    seen: set[str] = set()
-    for tc in [*(calls if isinstance(calls, list) else []), *part_calls]:
+    calls = calls if isinstance(calls, list) else []
+    # a call in both the message's tool_calls and a content part is one call (two equal
+    # calls in tool_calls stay two: a model may call a tool twice alike)
+    listed = {_dumps(tc) for tc in calls} if part_calls else set()
+    for tc in [*calls, *(tc for tc in part_calls if _dumps(tc) not in listed)]:
         if not isinstance(tc, dict):
             continue
-        # a call in both the message's tool_calls and a content part is one call
-        fp = _dumps(tc)
-        if fp in seen:
-            continue
-        seen.add(fp)
         fn = tc.get("function")
         fn = fn if isinstance(fn, dict) else {}
         args = fn.get("arguments")
@@ -978,14 +976,11 @@ def message_from_json(m: Any) -> Message:
     if tool_calls:
         msg.tool_calls = tool_calls
     unparsed = m.get("unparsed_tool_calls")
-    unparsed = [*(unparsed if isinstance(unparsed, list) else []), *part_unparsed]
-    if unparsed:
-        told: dict[tuple[str, str], UnparsedToolCall] = {}
-        for u in unparsed:
-            if isinstance(u, dict):
-                key = (_s(u.get("raw_text")), _s(u.get("error")))
-                told.setdefault(key, UnparsedToolCall(raw_text=key[0], error=key[1]))
-        msg.unparsed_tool_calls = list(told.values())
+    unparsed = [u for u in (unparsed if isinstance(unparsed, list) else []) if isinstance(u, dict)]
+    pairs = [(_s(u.get("raw_text")), _s(u.get("error"))) for u in unparsed]
+    pairs += [p for p in ((_s(u.get("raw_text")), _s(u.get("error"))) for u in part_unparsed) if p not in pairs]
+    if pairs:
+        msg.unparsed_tool_calls = [UnparsedToolCall(raw_text=r, error=e) for r, e in pairs]
     tcid = m.get("tool_call_id")
     msg.tool_call_id = tcid if isinstance(tcid, str) else None
     name = m.get("name")
