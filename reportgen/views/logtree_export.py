@@ -196,8 +196,10 @@ def _prompt_extras(p: Prompt) -> list[dict[str, Any]]:
 
 def _last_says(p: Prompt) -> bool:
     """Whether the prompt's last message is the user message its reward_text repeats."""
-    msgs = p.messages
-    return bool(msgs) and msgs[-1].role == "user" and msgs[-1].content == p.reward_text  # type: ignore[index]
+    if not p.messages:
+        return False
+    last = p.messages[-1]
+    return last.role == "user" and last.content == p.reward_text
 
 
 def _details(summary: str, body: str) -> dict[str, Any]:
@@ -215,7 +217,8 @@ def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
     for m in members:
         p = m.prompt
         # a PPO member carries a prompt of its own, whose reward_text is its last user
-        # message: that test first, as cheap as can be (a call per member cost PPO 3%)
+        # message: that cheap test first (building the extras of every member's prompt,
+        # to find none, cost a PPO build 3-8%)
         if (
             p is not None
             and (p.metadata is not None or (p.reward_text is not None and not _last_says(p)))
