@@ -1000,9 +1000,33 @@
     if (m && m.el.hidden) { m.forced = true; applyFilters(); } // a linked member shows even if filtered out
     if (g && g.el.hidden) { g.members.forEach(function (x) { x.forced = true; }); applyFilters(); }
   }
+  // Groups off screen are laid out only when they come near the viewport, at a guessed
+  // height (content-visibility: auto): after a first scroll to a target, the groups it
+  // passes render at their real heights and the target slides away. Scroll again until it
+  // stays put (at most 2 s), unless the reader scrolls or presses a key meanwhile.
+  var settling = 0;
+  function settle(el) {
+    var id = ++settling, moved = false, same = 0, tries = 0;
+    function stop() { moved = true; }
+    ["wheel", "keydown", "pointerdown", "touchstart"].forEach(function (t) {
+      window.addEventListener(t, stop, { once: true, passive: true, capture: true });
+    });
+    (function check() {
+      if (moved || id !== settling || ++tries > 20) return;
+      var want = parseFloat(window.getComputedStyle(el).scrollMarginTop) || 0;
+      if (Math.abs(el.getBoundingClientRect().top - want) > 2) {
+        same = 0;
+        el.scrollIntoView({ block: "start" });
+      } else if (++same >= 3) {
+        return;
+      }
+      setTimeout(check, 100);
+    })();
+  }
   function scrollToEl(el, focus) {
     el.classList.add("target-hl");
     el.scrollIntoView({ block: "start" });
+    settle(el);
     if (focus) {
       var f = $("a.anchor", el) || el;
       try { f.focus({ preventScroll: true }); } catch (e) { f.focus(); }

@@ -347,6 +347,33 @@ def test_the_index_link_comes_back_to_the_updates_row(sites, watched):
     assert not watched.page_errors and not watched.console_errors
 
 
+def test_a_link_to_a_group_lands_on_it_when_the_groups_above_are_taller_than_guessed(tmp_path, watched):
+    """Groups off screen are laid out only near the viewport (content-visibility), at a guessed
+    height: after the first scroll to #gN the groups above it render taller, and the target
+    slid off screen (4 of 99 links in an audit). The page scrolls again until it stays put."""
+    from ..obs import Obs
+
+    long = " ".join(f"word{i}" for i in range(900))  # wraps to many lines: taller than guessed
+    o = Obs().run()
+    o.batch(
+        *[o.prompt(f"p:{g}", f"question {g}") for g in range(12)],
+        *[o.rollout(1, g, m, f"{long} {g}-{m}", prompt=f"p:{g}") for g in range(12) for m in range(4)],
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    for target in ("g9", "g11", "g6-m3"):
+        watched.goto(file_url(site / "train_iteration_000001.html") + "#" + target)
+        wait_js(watched, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
+        watched.page.wait_for_timeout(1500)
+        top = watched.page.evaluate(f"document.getElementById('{target}').getBoundingClientRect().top")
+        margin = watched.page.evaluate(
+            f"parseFloat(getComputedStyle(document.getElementById('{target}')).scrollMarginTop) || 0"
+        )
+        assert abs(top - margin) <= 3, (target, top, margin)
+    assert not watched.page_errors and not watched.console_errors
+
+
 def test_filters_kept_across_iterations_and_in_links(sites, watched):
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000001.html")
