@@ -596,3 +596,14 @@ def test_logtree_holds_the_prompts_reward_text_and_metadata(tmp_path):
         json.loads(raw)
         assert raw.count(want) == 1, name
     assert "Prompt p:1: reward_text" not in (tmp_path / "grpo" / "train_iteration_000001_logtree.json").read_text()
+
+
+def test_group_header_counts_unknown_execution_apart(tmp_path):
+    """"k/N trained" counted a member with no outcome entry (unknown execution) as not
+    trained: "1/3 trained" read as two left out; it says "1/3 trained, 2 unknown"."""
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, f"a{m}") for m in range(3)], o.outcome(1, (0, 0, True)))
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site")
+    head = soup(tmp_path / "site" / "train_iteration_000001.html").select_one("section.group header")
+    assert "1/3 trained, 2 unknown" in head.get_text(" ")

@@ -643,7 +643,12 @@ def _group(
         f'<span class="stat">mean <b>{_f(mean)}</b></span>\n<span class="stat">std {_f(std)}</span>\n'
     )
     if training_known:
-        w(f'<span class="stat">{[m.trained for m in every].count(True):,}/{len(every):,} trained</span>\n')
+        states = [m.trained for m in every]
+        unknown = states.count(None)  # "unknown execution": neither counted as trained nor as not
+        w(
+            f'<span class="stat">{states.count(True):,}/{len(every):,} trained'
+            f"{f', {unknown:,} unknown' if unknown else ''}</span>\n"
+        )
     w('<span class="stat shown-count" hidden></span>\n')
     if any(m.skip_reason == "zero_signal" for m in every):
         w('<span class="chip bad">zero_signal</span>\n')
