@@ -525,7 +525,8 @@ def build_sweep(
             raise InputError("no run of the sweep could be built: " + "; ".join(failed))
         if plan.skipped:
             result.warnings.append(f"not runs, left out: {', '.join(plan.skipped)}")
-        _write_marker(staging, title, plan.source)
+        left_out = failed + [f"{name}: not a run" for name in plan.skipped]
+        _write_marker(staging, title, plan.source, left_out)
         result.pages += write_sweep_index(staging).pages
         _swap(staging, out)
     except BaseException:
@@ -535,14 +536,16 @@ def build_sweep(
     return result
 
 
-def _write_marker(site: Path, title: str, source: str) -> None:
-    marker = {
+def _write_marker(site: Path, title: str, source: str, left_out: list[str] | None = None) -> None:
+    marker: dict[str, Any] = {
         "generator": "reportgen",
         "version": __version__,
         "format": "sweep",
         "title": shown_text(title),
         "source": shown_text(source),
     }
+    if left_out:  # runs the build could not read: the index says so, and `reportgen index` again
+        marker["left_out"] = [shown_text(x) for x in left_out]
     (site / MARKER).write_bytes(orjson.dumps(marker))
 
 
@@ -799,7 +802,21 @@ def write_sweep_index(site: Path, title: str | None = None) -> IndexResult:
         raise InputError(
             "this is the site of a single run; reportgen index works on a folder holding run sites", str(site)
         )
+    for own in sorted(RESERVED):
+        path = site / own
+        taken = path.is_symlink() or (path.exists() and not path.is_file() and own != "assets")
+        if own == "assets" and path.is_dir() and not path.is_symlink():
+            taken = _read_marker(path).get("format") in ("observe", "tinker")
+        if taken:  # checked before anything is written: the sweep's own files go there
+            raise InputError(
+                f"{own} here is a run site or a folder, where the sweep's index writes its own {own}: "
+                f"rename it (reportgen build names such a run {own}_run)",
+                str(site),
+            )
     summaries, warnings = load_summaries(site)
+    left = meta.get("left_out")
+    if isinstance(left, list):  # what the sweep's build could not read
+        warnings = [f"run {x}; left out" for x in left if isinstance(x, str)] + warnings
     if not summaries:
         raise InputError(f"no run site with a {SUMMARY_FILE} in its sub-folders", str(site))
     name = title or (meta.get("title") if isinstance(meta.get("title"), str) else None) or site.resolve().name

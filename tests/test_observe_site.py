@@ -599,7 +599,7 @@ def test_logtree_holds_the_prompts_reward_text_and_metadata(tmp_path):
 
 
 def test_group_header_counts_unknown_execution_apart(tmp_path):
-    """"k/N trained" counted a member with no outcome entry (unknown execution) as not
+    """ "k/N trained" counted a member with no outcome entry (unknown execution) as not
     trained: "1/3 trained" read as two left out; it says "1/3 trained, 2 unknown"."""
     o = Obs().run()
     o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, f"a{m}") for m in range(3)], o.outcome(1, (0, 0, True)))

@@ -492,3 +492,56 @@ def test_sweep_progress_counts_the_runs_built(runs_dir, tmp_path, jobs):
     assert result.runs == n == 6
     assert seen == [(i, n, "runs") for i in range(n + 1)]
     assert named == [name for name, _src in plan.runs]
+
+
+def test_the_index_says_which_runs_were_left_out_and_index_keeps_saying_it(tmp_path):
+    """A run the sweep could not read, and a folder that is no run, were said on stderr only:
+    the index lists every run, so it names those left out, and `reportgen index` again."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.sweep import write_sweep_index
+
+    from .obs import Obs
+
+    runs = tmp_path / "runs"
+    for name in ("good1", "good2"):
+        o = Obs().run()
+        o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0))
+        o.batch(o.update(1))
+        o.write(runs / name)
+    (runs / "corrupt").mkdir()
+    (runs / "corrupt" / "observe.jsonl").write_text("not json at all\n")
+    (runs / "notes").mkdir()
+    (runs / "notes" / "readme.txt").write_text("x")
+    site = tmp_path / "site"
+    r = invoke("build", str(runs), "-o", str(site))
+    assert r.exit_code == 0, r.output
+
+    def said() -> str:
+        page = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+        box = page.select_one(".warnings")
+        return box.get_text(" ") if box else ""
+
+    for _ in range(2):
+        text = said()
+        assert "corrupt" in text and "left out" in text and "notes: not a run" in text, text
+        write_sweep_index(site)  # what `reportgen index` does: the marker keeps the list
+
+
+def test_index_refuses_a_run_site_named_like_the_sweeps_own_files(tmp_path):
+    """`reportgen index` copied the sweep's assets into a run site called assets, and failed
+    halfway (files written) on one called index.html: refused before anything is written."""
+    from .obs import Obs
+
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    for own in ("assets", "index.html", "sweep_data.js"):
+        site = tmp_path / f"site-{own}"
+        assert invoke("build", str(src), "-o", str(site / own)).exit_code == 0
+        assert invoke("build", str(src), "-o", str(site / "r2")).exit_code == 0
+        before = sorted(p.relative_to(site).as_posix() for p in site.rglob("*"))
+        r = invoke("index", str(site))
+        assert r.exit_code == 1 and f"{own} here is a run site or a folder" in r.output, r.output
+        assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == before
