@@ -337,7 +337,9 @@
     });
     plot.addEventListener("pointerleave", function () { last = null; hideTip(chart); plot.classList.remove("sw-on-point"); });
     plot.addEventListener("click", function (event) {
-      var d = pointAt(chart, event);
+      // the point the tip names, when one is shown: a click's whole-pixel position can be
+      // nearer another run's point than the pointer's fractional one was
+      var d = last || pointAt(chart, event);
       if (d) window.location.href = target(d.ri, d.x, d.l).href;
     });
   }

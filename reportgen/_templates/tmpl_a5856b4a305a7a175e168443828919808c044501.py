@@ -274,7 +274,9 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'final_step'))
             yield '" title="'
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'metric'))
-            yield ' at step '
+            yield ' at '
+            yield escape(('update' if (environment.getattr(l_1_r, 'format') == 'observe') else 'step'))
+            yield ' '
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'final_step'))
             yield '">'
             yield escape(context.call((undefined(name='val') if l_1_val is missing else l_1_val), environment.getattr(environment.getattr(l_1_r, 'reward'), 'final'), _loop_vars=_loop_vars))
@@ -286,7 +288,9 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'best_step'))
             yield '" title="'
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'metric'))
-            yield ' at step '
+            yield ' at '
+            yield escape(('update' if (environment.getattr(l_1_r, 'format') == 'observe') else 'step'))
+            yield ' '
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'best_step'))
             yield '">'
             yield escape(context.call((undefined(name='val') if l_1_val is missing else l_1_val), environment.getattr(environment.getattr(l_1_r, 'reward'), 'best'), _loop_vars=_loop_vars))
@@ -412,4 +416,4 @@ def block_scripts(context, missing=missing):
     yield '"></script>\n<script src="assets/vendor/vega.min.js"></script>\n<script src="assets/vendor/vega-lite.min.js"></script>\n<script src="assets/vendor/vega-interpreter.min.js"></script>\n<script src="assets/reportgen.js"></script>\n<script src="assets/sweep.js"></script>\n'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=216&47=222&48=243&49=251&50=257&51=259&52=263&53=267&54=270&55=282&57=298&58=301&60=328&67=347&68=354&69=357&75=363&76=366&78=368&82=380&83=384&84=388&85=392&95=401&96=411'
+debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=216&47=222&48=243&49=251&50=257&51=259&52=263&53=267&54=270&55=284&57=302&58=305&60=332&67=351&68=358&69=361&75=367&76=370&78=372&82=384&83=388&84=392&85=396&95=405&96=415'
