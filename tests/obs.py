@@ -92,3 +92,11 @@ class Obs:
         path = directory / "observe.jsonl"
         path.write_text(self.text() + tail, encoding="utf-8")
         return directory
+
+
+def one_conversation(messages: list[dict[str, Any]], **extra: Any) -> Obs:
+    """An agentic export of one update holding one trajectory (group 0, member 0) of these
+    messages, after the prefix of scenario ``s:t``; ``extra``: more rollout fields."""
+    o = Obs().run("agent_grpo")
+    o.batch(o.prompt("s:t", "q"), o.rollout(1, 0, 0, None, prompt="s:t", messages=messages, prefix=True, **extra))
+    return o.batch(o.update(1))

@@ -28,7 +28,7 @@ from reportgen.site import BuildOptions, build
 from reportgen.sources.detect import open_source
 
 from .hostile import hash_tree, write_observe, write_tinker
-from .obs import Obs
+from .obs import Obs, one_conversation
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -316,25 +316,14 @@ def _deep_inputs(tmp_path: Path, limit: int) -> None:
         finally:
             sys.setrecursionlimit(5000)
 
-    o = Obs().run("agent_grpo")
     d = deep(1000, "leaf")
-    o.batch(
-        o.prompt("s:t", "q"),
-        o.rollout(
-            1,
-            0,
-            0,
-            None,
-            prompt="s:t",
-            messages=[
-                {"role": d, "content": d, "tool_calls": [{"id": d, "name": d, "arguments": d}]},
-                {"role": "tool", "content": "r", "tool_call_id": d},
-            ],
-            prefix=True,
-            step_rewards=[{"step_index": 0, "kind": d, "reward": 1.0, "message_indices": [0]}],
-        ),
+    o = one_conversation(
+        [
+            {"role": d, "content": d, "tool_calls": [{"id": d, "name": d, "arguments": d}]},
+            {"role": "tool", "content": "r", "tool_call_id": d},
+        ],
+        step_rewards=[{"step_index": 0, "kind": d, "reward": 1.0, "message_indices": [0]}],
     )
-    o.batch(o.update(1))
     src = o.write(tmp_path / "obs")
     r = invoke("build", str(src), "-o", str(tmp_path / "o1"))
     assert r.exit_code == 0 and "internal error" not in r.output, r.output

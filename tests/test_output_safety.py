@@ -167,18 +167,22 @@ s.build(sys.argv[1], s.Path(sys.argv[2]), s.BuildOptions(jobs=1))
 """
 
 
-def _start_slow_build(src: Path, out: Path) -> subprocess.Popen:
+def _start_slow_build(src: Path, out: Path, jobs: int = 1, first: str = "wrote") -> subprocess.Popen:
+    """A build slowed down page by page, in a process group of its own (a terminal's job),
+    returned once it printed a line starting with ``first`` (a page is in the staging folder)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    script = SLOW_BUILD.replace("BuildOptions(jobs=1)", f"BuildOptions(jobs={jobs})")
     proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(SLOW_BUILD), str(src), str(out)],
+        [sys.executable, "-c", textwrap.dedent(script), str(src), str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        start_new_session=True,
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline()  # the first page is in the staging folder
-    assert line.startswith("wrote"), proc.stderr.read() if proc.stderr else line
+    while not (line := proc.stdout.readline()).startswith(first):
+        assert line and proc.poll() is None, proc.stderr.read() if proc.stderr else line
     return proc
 
 
@@ -213,20 +217,8 @@ def test_ctrl_c_to_the_process_group_mid_parallel_build_ends_cleanly(site, tmp_p
     ignore it; the main process cancels what is not begun and says it once."""
     before = hash_tree(site)
     src = many_updates(tmp_path / "run", 40)
-    script = SLOW_BUILD.replace("BuildOptions(jobs=1)", "BuildOptions(jobs=2)")
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for _ in range(3):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(script), str(src), str(site)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            text=True,
-            start_new_session=True,  # a process group of its own, as a terminal's job
-        )
-        assert proc.stdout is not None
-        while not proc.stdout.readline().startswith("wrote train_"):  # workers are rendering
-            assert proc.poll() is None
+        proc = _start_slow_build(src, site, jobs=2, first="wrote train_")  # workers are rendering
         os.killpg(proc.pid, signal.SIGINT)
         try:
             _, err = proc.communicate(timeout=60)

@@ -292,26 +292,13 @@ def test_a_right_to_left_override_in_a_text_cannot_turn_our_words_around(tmp_pat
     """U+202E in a tool name or a text's first line: the name's element is isolated, and a
     fold's summary (ours: preview, then "(N lines)") drops the bidi controls, while the text
     itself keeps every character."""
-    from ..obs import Obs
+    from ..obs import one_conversation
 
     rlo = "evil \u202eRTL"
     body = rlo + "\n" + "\n".join(f"line {i}" for i in range(30))
-    a = Obs().run("agent_grpo")
-    a.batch(
-        a.prompt("s:t", "q"),
-        a.rollout(
-            1,
-            0,
-            0,
-            None,
-            prompt="s:t",
-            messages=[
-                {"role": "assistant", "content": body, "tool_calls": [{"id": "c", "name": rlo, "arguments": {}}]}
-            ],
-            prefix=True,
-        ),
+    a = one_conversation(
+        [{"role": "assistant", "content": body, "tool_calls": [{"id": "c", "name": rlo, "arguments": {}}]}]
     )
-    a.batch(a.update(1))
     site = tmp_path / "site"
     build(str(a.write(tmp_path / "src")), site)
     open_page(watched, site, "train_iteration_000001.html")
@@ -445,34 +432,23 @@ def test_texts_that_start_with_a_line_break_keep_it(tmp_path, watched):
     """HTML drops one line break right after <pre>: a completion, message, tool argument or
     judge explanation that starts with one must still start with it in the DOM Chromium builds
     (completions that open with a newline are common)."""
-    from ..obs import Obs
+    from ..obs import Obs, one_conversation
 
     texts = ["\nA", "\n\nB", "\r\nC", "\n", "\rD"]
     o = Obs().run()
     o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, t) for m, t in enumerate(texts)])
     o.batch(o.update(1))
-    a = Obs().run("agent_grpo")
-    a.batch(
-        a.prompt("s:t", "q"),
-        a.rollout(
-            1,
-            0,
-            0,
-            None,
-            prompt="s:t",
-            messages=[
-                {"role": "assistant", "content": "\nM", "tool_calls": [{"id": "c", "name": "f", "arguments": "\nARG"}]},
-                {"role": "tool", "content": "\nRESULT", "tool_call_id": "c", "name": "f"},
-                {"role": "assistant", "content": "\n\nFINAL"},
-            ],
-            prefix=True,
-            step_rewards=[],
-            terminal_reward_raw=1.0,
-            judge_explanation="\nJUDGE",
-            metadata=None,
-        ),
+    a = one_conversation(
+        [
+            {"role": "assistant", "content": "\nM", "tool_calls": [{"id": "c", "name": "f", "arguments": "\nARG"}]},
+            {"role": "tool", "content": "\nRESULT", "tool_call_id": "c", "name": "f"},
+            {"role": "assistant", "content": "\n\nFINAL"},
+        ],
+        step_rewards=[],
+        terminal_reward_raw=1.0,
+        judge_explanation="\nJUDGE",
+        metadata=None,
     )
-    a.batch(a.update(1))
 
     def dom(page_sel: str) -> list[str]:
         return watched.page.eval_on_selector_all(page_sel, "els => els.map(e => e.textContent)")
