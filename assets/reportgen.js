@@ -1007,17 +1007,18 @@
   var settling = 0;
   function settle(el) {
     var id = ++settling, moved = false, same = 0, tries = 0;
+    var kinds = ["wheel", "keydown", "pointerdown", "touchstart"];
     function stop() { moved = true; }
-    ["wheel", "keydown", "pointerdown", "touchstart"].forEach(function (t) {
-      window.addEventListener(t, stop, { once: true, passive: true, capture: true });
-    });
+    function done() { kinds.forEach(function (t) { window.removeEventListener(t, stop, true); }); }
+    kinds.forEach(function (t) { window.addEventListener(t, stop, { passive: true, capture: true }); });
     (function check() {
-      if (moved || id !== settling || ++tries > 20) return;
+      if (moved || id !== settling || ++tries > 20) { done(); return; }
       var want = parseFloat(window.getComputedStyle(el).scrollMarginTop) || 0;
       if (Math.abs(el.getBoundingClientRect().top - want) > 2) {
         same = 0;
         el.scrollIntoView({ block: "start" });
       } else if (++same >= 3) {
+        done();
         return;
       }
       setTimeout(check, 100);

@@ -804,9 +804,10 @@ def write_sweep_index(site: Path, title: str | None = None) -> IndexResult:
         )
     for own in sorted(RESERVED):
         path = site / own
-        taken = path.is_symlink() or (path.exists() and not path.is_file() and own != "assets")
-        if own == "assets" and path.is_dir() and not path.is_symlink():
-            taken = _read_marker(path).get("format") in ("observe", "tinker")
+        if own == "assets":  # our assets folder is rewritten; a run site there is not ours
+            taken = path.is_symlink() or (path.is_dir() and _read_marker(path).get("format") in ("observe", "tinker"))
+        else:
+            taken = path.is_symlink() or (path.exists() and not path.is_file())
         if taken:  # checked before anything is written: the sweep's own files go there
             raise InputError(
                 f"{own} here is a run site or a folder, where the sweep's index writes its own {own}: "

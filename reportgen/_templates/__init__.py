@@ -8,6 +8,6 @@ FINGERPRINTS = {
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': 'da289730f332fa2050379becb53c2c1a415a79d0ef42e53bd0275d21f6190230',
     'iteration.html': '56fa38df82bf215f5948ace8e311c76ed895a8bab3225ab0054d03a13f6f4626',
-    'runs_index.html': '357a83d588dc6ba26df83ebd95e6eb2827b8dba25ee4dffb8ef9f8bacd54c46c',
+    'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

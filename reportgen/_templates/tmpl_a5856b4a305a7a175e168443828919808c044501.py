@@ -209,6 +209,7 @@ def block_main(context, missing=missing):
     yield '\n    </tr></thead>\n    <tbody>\n    '
     for l_1_r in (undefined(name='runs') if l_0_runs is missing else l_0_runs):
         l_1_chip = resolve('chip')
+        l_1_at = resolve('at')
         l_1_val = resolve('val')
         _loop_vars = {}
         pass
@@ -266,6 +267,9 @@ def block_main(context, missing=missing):
         yield '</td>\n      '
         if environment.getattr(l_1_r, 'reward'):
             pass
+            yield '\n      '
+            l_1_at = ('update' if (environment.getattr(l_1_r, 'format') == 'observe') else 'step')
+            _loop_vars['at'] = l_1_at
             yield '\n      <td class="num" data-v="'
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'final'))
             yield '"><a href="'
@@ -275,7 +279,7 @@ def block_main(context, missing=missing):
             yield '" title="'
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'metric'))
             yield ' at '
-            yield escape(('update' if (environment.getattr(l_1_r, 'format') == 'observe') else 'step'))
+            yield escape((undefined(name='at') if l_1_at is missing else l_1_at))
             yield ' '
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'final_step'))
             yield '">'
@@ -289,7 +293,7 @@ def block_main(context, missing=missing):
             yield '" title="'
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'metric'))
             yield ' at '
-            yield escape(('update' if (environment.getattr(l_1_r, 'format') == 'observe') else 'step'))
+            yield escape((undefined(name='at') if l_1_at is missing else l_1_at))
             yield ' '
             yield escape(environment.getattr(environment.getattr(l_1_r, 'reward'), 'best_step'))
             yield '">'
@@ -346,7 +350,7 @@ def block_main(context, missing=missing):
             yield '</td>'
         l_2_c = missing
         yield '\n    </tr>\n    '
-    l_1_r = l_1_chip = l_1_val = missing
+    l_1_r = l_1_chip = l_1_at = l_1_val = missing
     yield '\n    </tbody>\n  </table>\n  </div>\n  <p class="sw-note subtle">'
     if (undefined(name='config_columns') if l_0_config_columns is missing else l_0_config_columns):
         pass
@@ -416,4 +420,4 @@ def block_scripts(context, missing=missing):
     yield '"></script>\n<script src="assets/vendor/vega.min.js"></script>\n<script src="assets/vendor/vega-lite.min.js"></script>\n<script src="assets/vendor/vega-interpreter.min.js"></script>\n<script src="assets/reportgen.js"></script>\n<script src="assets/sweep.js"></script>\n'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=216&47=222&48=243&49=251&50=257&51=259&52=263&53=267&54=270&55=284&57=302&58=305&60=332&67=351&68=358&69=361&75=367&76=370&78=372&82=384&83=388&84=392&85=396&95=405&96=415'
+debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&77=374&79=376&83=388&84=392&85=396&86=400&96=409&97=419'
