@@ -285,12 +285,15 @@
     });
   }
   function carry() {
-    $all("#nav-prev, #nav-next, .subpages a, a.xlink").forEach(function (a) {
+    $all("#nav-prev, #nav-next, .subpages a:not(.to-overview), a.xlink, #all-groups tbody a").forEach(function (a) {
       if (!a.dataset.base) a.dataset.base = a.getAttribute("href");
       var base = a.dataset.base;
       var i = base.indexOf("#");
       var extra = i < 0 ? [] : base.slice(i + 1).split("&").filter(Boolean);
-      a.setAttribute("href", (i < 0 ? base : base.slice(0, i)) + filterHash(extra));
+      var h = filterHash(extra);
+      // a group's anchor among filters travels as at=: a bare #g3 stays a plain anchor
+      if (extra.length === 1 && extra[0].indexOf("=") < 0 && h !== "#" + extra[0]) h = filterHash(["at=" + extra[0]]);
+      a.setAttribute("href", (i < 0 ? base : base.slice(0, i)) + h);
     });
   }
 
@@ -440,9 +443,8 @@
   }
 
   // ------------------------------------------------------------------ sort, collapse, compact, markdown
-  function applySort() {
-    var key = state.sort;
-    var sorted = groups.slice().sort(function (a, b) {
+  function byKey(key) {
+    return function (a, b) {
       if (key === "mean" || key === "spread") {
         var x = a[key], y = b[key];
         if (x === null && y !== null) return 1;
@@ -450,9 +452,25 @@
         if (x !== null && y !== null && x !== y) return y - x; // highest first
       }
       return a.order - b.order;
-    });
+    };
+  }
+  // the table of all groups of a paginated iteration: its rows follow the sort, so that the
+  // order spans every page (the cards below are this page's only)
+  var overview = doc.getElementById("all-groups");
+  var overviewRows = overview ? $all("tbody tr", overview).map(function (tr) {
+    return { el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
+  }) : [];
+  function applySort() {
+    var sorted = groups.slice().sort(byKey(state.sort));
     var changed = sorted.some(function (g, i) { return groupsBox.children[i] !== g.el; });
     if (changed) sorted.forEach(function (g) { groupsBox.appendChild(g.el); });
+    if (overviewRows.length) {
+      var body = overviewRows[0].el.parentNode;
+      var rows = overviewRows.slice().sort(byKey(state.sort));
+      if (rows.some(function (r, i) { return body.children[i] !== r.el; })) {
+        rows.forEach(function (r) { body.appendChild(r.el); });
+      }
+    }
   }
   function setCollapsed(g, collapsed) {
     g.el.classList.toggle("collapsed", collapsed);
@@ -1069,6 +1087,7 @@
 
   function readHash(initial) {
     var p = parseHash(window.location.hash);
+    if (overview && p.at === "all-groups") overview.open = true; // "the table of all groups" from another page
     state = stateFromParams(p);
     target = null;
     if (p.prompt) target = { kind: "prompt", value: p.prompt };

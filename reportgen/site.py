@@ -42,7 +42,14 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.index import index_context
-from .views.iteration import PageEntry, iteration_context, page_groups, paginate
+from .views.iteration import (
+    OVERVIEW_EVERYWHERE,
+    PageEntry,
+    groups_overview,
+    iteration_context,
+    page_groups,
+    paginate,
+)
 from .views.logtree_export import logtree_parts
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
 
@@ -647,6 +654,8 @@ def _render_iteration(
     all_groups = it.groups
     plan = paginate(all_groups, job.groups_per_page)
     n_pages = len(plan)
+    # the table of all groups, for a reader who sorts or looks for a group across the pages
+    overview = groups_overview(plan, run.format == "observe") if n_pages > 1 and len(all_groups) > 1 else []
     large: dict[int, tuple[list[Member], set[int]]] = {}
     first_group = 0  # the index of the first group a page starts
     for p, entries in enumerate(plan, 1):
@@ -659,6 +668,8 @@ def _render_iteration(
         ctx["logtree_name"] = logtree_name
         ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
         ctx["page_no"] = p
+        ctx["overview"] = overview if p == 1 or len(overview) <= OVERVIEW_EVERYWHERE else []
+        ctx["overview_page"] = ctx["pages"][0][1] if overview and not ctx["overview"] else ""
         ctx["pages_caption"] = _pages_caption(entries, first_group, len(all_groups))
         first_group += sum(1 for g, _a, b in entries if b == len(g.members))
         chunks = ctx["groups_chunks"]

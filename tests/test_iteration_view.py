@@ -157,6 +157,44 @@ def test_json_tree_and_compact_line():
 
 
 # ------------------------------------------------------------------ pages
+def test_every_page_of_a_paginated_update_has_the_table_of_all_its_groups(syn):
+    """Sorting orders one page's cards; the table of all groups, on every page, lists every
+    group with its page, figures and a link to it, so that a reader finds them all."""
+    pages = ["train_iteration_000001.html", "train_iteration_000001_p2.html", "train_iteration_000001_p3.html"]
+    for no, name in enumerate(pages, 1):
+        s = soup(syn / name)
+        table = s.select_one("details#all-groups")
+        assert table is not None and not table.has_attr("open")
+        assert table.summary.get_text(" ", strip=True) == "all 7 groups of this update, on 3 pages"
+        rows = table.select("tbody tr")
+        assert [r.a["href"] for r in rows] == [f"{pages[g // 3]}#g{g}" for g in range(7)]
+        cells = [[td.get_text(" ", strip=True) for td in r.select("td")] for r in rows]
+        assert cells[0] == ["group 0", "1", "4", "0.375", "0 … 1", "4/4"]
+        assert cells[1] == ["group 1", "1", "4", "1", "1 … 1", "0/4"]  # zero signal: none trained
+        assert cells[2][3:5] == ["0.500", "0 … 1"]  # a reward missing: of the three known
+        assert [c[1] for c in cells] == ["1", "1", "1", "2", "2", "2", "3"]
+        assert [r["data-order"] for r in rows] == [str(i) for i in range(7)]
+        assert (rows[1]["data-mean"], rows[1]["data-spread"]) == ("1.0", "0.0")
+        here = [r.a.get_text() for r in rows if "here" in (r.get("class") or [])]
+        assert here == [f"group {g}" for g in range(7) if g // 3 == no - 1]
+    # an update on one page has no such table
+    assert soup(syn / "train_iteration_000002.html").select_one("#all-groups") is None
+
+
+def test_past_a_bound_the_table_of_all_groups_is_on_the_first_page_only(tmp_path, monkeypatch):
+    import reportgen.views.iteration as iteration_view
+
+    monkeypatch.setattr(iteration_view, "OVERVIEW_EVERYWHERE", 5)
+    monkeypatch.setattr("reportgen.site.OVERVIEW_EVERYWHERE", 5)
+    site = build_synthetic(tmp_path)
+    first = soup(site / "train_iteration_000001.html")
+    assert len(first.select("#all-groups tbody tr")) == 7 and first.select_one("a.to-overview") is None
+    for name in ("train_iteration_000001_p2.html", "train_iteration_000001_p3.html"):
+        s = soup(site / name)
+        assert s.select_one("#all-groups") is None
+        assert s.select_one("nav.subpages a.to-overview")["href"] == "train_iteration_000001.html#all-groups"
+
+
 def test_pages_carry_both_renderings_and_viewer_data(syn):
     s = soup(syn / "train_iteration_000001.html")
     v = s.select_one("#rg-viewer")

@@ -15,7 +15,6 @@ reward mini-bars and advantage bars are drawn by ``reportgen.js`` from
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,6 +38,7 @@ from .iteration import (
     duplicate_ids,
     fmt_signed,
     json_tree,
+    reward_stats,
     rolecls,
     text_view,
 )
@@ -617,16 +617,7 @@ def _group(
     n = len(members)
     every = members if part is None else part[0].members
     dups = duplicate_ids(g) if part is None else part[3]
-    rewards = g.rewards() if part is None else part[0].rewards()
-    rmin = min(rewards) if rewards else None
-    rmax = max(rewards) if rewards else None
-    mean = sum(rewards) / len(rewards) if rewards else None
-    # (r - mean) ** 2 raises OverflowError past 1e154; a product is inf, shown as a dash
-    std = (
-        math.sqrt(sum((r - mean) * (r - mean) for r in rewards) / len(rewards))
-        if rewards and mean is not None
-        else None
-    )
+    rmin, rmax, mean, std = reward_stats(g.rewards() if part is None else part[0].rewards())
     spread = (rmax - rmin) if rmax is not None and rmin is not None else None
     anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
     gkey = str(g.id) if g.id is not None else "-"

@@ -6,6 +6,7 @@ pairing, folding); templates only lay it out.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -412,6 +413,63 @@ def duplicate_ids(g: Group) -> set[int]:
     # a member with no text at all (a tinker trajectory whose conversation the logtree does
     # not attribute, an async run's) duplicates nothing: only texts are compared
     return {id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages)}
+
+
+def reward_stats(rewards: Sequence[float]) -> tuple[float | None, float | None, float | None, float | None]:
+    """(lowest, highest, mean, std) of a group's rewards; all None without rewards."""
+    if not rewards:
+        return None, None, None, None
+    mean = sum(rewards) / len(rewards)
+    # (r - mean) ** 2 raises OverflowError past 1e154; a product is inf, shown as a dash
+    std = math.sqrt(sum((r - mean) * (r - mean) for r in rewards) / len(rewards))
+    return min(rewards), max(rewards), mean, std
+
+
+# the table of every group of a paginated iteration is on each of its pages up to this many
+# groups; past it, on the first page only (4,096 groups on 82 pages would repeat 82 tables
+# of 4,096 rows), which the other pages link
+OVERVIEW_EVERYWHERE = 300
+
+
+@dataclass(slots=True)
+class OverviewRow:
+    """A group in the table of all groups of a paginated iteration."""
+
+    label: str
+    anchor: str
+    page: int  # the page it starts on, from 1
+    members: int
+    low: float | None
+    high: float | None
+    mean: float | None
+    trained: int | None  # None where training is not known (tinker)
+    unknown: int
+
+
+def groups_overview(plan: Sequence[Sequence[PageEntry]], training_known: bool) -> list[OverviewRow]:
+    """Every group of a paginated iteration (``paginate``'s plan), in page order, with the
+    figures of its header, so that a reader sees and orders them all from any page."""
+    rows: list[OverviewRow] = []
+    for p, entries in enumerate(plan, 1):
+        for index, (g, a, _b) in enumerate(entries):
+            if a:
+                continue  # a later part of a large group: the row is its first page's
+            low, high, mean, _std = reward_stats(g.rewards())
+            states = [m.trained for m in g.members] if training_known else []
+            rows.append(
+                OverviewRow(
+                    label=f"group {g.id}" if g.id is not None else "rollouts",
+                    anchor=f"g{g.id}" if g.id is not None else f"g-{index}",
+                    page=p,
+                    members=len(g.members),
+                    low=low,
+                    high=high,
+                    mean=mean,
+                    trained=states.count(True) if training_known else None,
+                    unknown=states.count(None),
+                )
+            )
+    return rows
 
 
 def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:

@@ -710,6 +710,29 @@ def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
     clean(watched, site)
 
 
+def test_the_table_of_all_groups_follows_the_sort_and_its_links_keep_it(sites, watched):
+    """Sorting by mean reward on page 2 orders page 2's cards and the table of all 7 groups;
+    a row's link opens the group on its own page with the sort kept."""
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001_p2.html")
+    watched.page.select_option("#f-sort", "mean")
+    rows = watched.page.eval_on_selector_all("#all-groups tbody tr a", "as => as.map(a => a.textContent)")
+    # group 1 (mean 1), group 2 (0.5), then the others at 0.375 in group order
+    assert rows == ["group 1", "group 2", "group 0", "group 3", "group 4", "group 5", "group 6"]
+    watched.page.click("#all-groups > summary")
+    watched.page.click("#all-groups tbody a >> text=group 2")
+    watched.page.wait_for_url("**/train_iteration_000001.html#at=g2&sort=mean")
+    watched.page.wait_for_selector("#g2.target-hl")
+    assert shown(watched, "section.group") == ["g1", "g2", "g0"]
+    watched.page.select_option("#f-sort", "id")
+    rows = watched.page.eval_on_selector_all("#all-groups tbody tr a", "as => as.map(a => a.textContent)")
+    assert rows == [f"group {g}" for g in range(7)]
+    # "the table of all groups" (from the other pages of a huge update) opens it
+    watched.goto(file_url(site / "train_iteration_000001_p3.html") + "#all-groups")
+    watched.page.wait_for_selector("#all-groups[open]")
+    clean(watched, site)
+
+
 def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_path, watched, monkeypatch):
     """A flat PPO batch of more than ROLLOUTS_PER_PAGE rollouts gets several pages, by reward;
     the pager moves between them and a link to a member on the last one, opened on the first,
