@@ -458,6 +458,7 @@
   // order spans every page (the cards below are this page's only)
   var overview = doc.getElementById("all-groups");
   var overviewRows = overview ? $all("tbody tr", overview).map(function (tr) {
+    if (parseInt(tr.dataset.page, 10) === PAGE_NO) tr.classList.add("here");
     return { el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
   }) : [];
   function applySort() {

@@ -41,6 +41,7 @@ from .sources import Progress, Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
+from .views.cards import overview_rows
 from .views.index import index_context
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
@@ -656,6 +657,7 @@ def _render_iteration(
     n_pages = len(plan)
     # the table of all groups, for a reader who sorts or looks for a group across the pages
     overview = groups_overview(plan, run.format == "observe") if n_pages > 1 and len(all_groups) > 1 else []
+    overview_html: Markup | None = None
     large: dict[int, tuple[list[Member], set[int]]] = {}
     first_group = 0  # the index of the first group a page starts
     for p, entries in enumerate(plan, 1):
@@ -668,8 +670,12 @@ def _render_iteration(
         ctx["logtree_name"] = logtree_name
         ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
         ctx["page_no"] = p
-        ctx["overview"] = overview if p == 1 or len(overview) <= OVERVIEW_EVERYWHERE else []
-        ctx["overview_page"] = ctx["pages"][0][1] if overview and not ctx["overview"] else ""
+        shown = p == 1 or len(overview) <= OVERVIEW_EVERYWHERE
+        if overview and shown and overview_html is None:
+            overview_html = overview_rows(overview, [href for _q, href in ctx["pages"]], run.format == "observe")
+        ctx["overview_html"] = overview_html if shown else None
+        ctx["overview_count"] = len(overview)
+        ctx["overview_page"] = ctx["pages"][0][1] if overview and not shown else ""
         ctx["pages_caption"] = _pages_caption(entries, first_group, len(all_groups))
         first_group += sum(1 for g, _a, b in entries if b == len(g.members))
         chunks = ctx["groups_chunks"]

@@ -154,7 +154,8 @@ def block_main(context, missing=missing):
     l_0_it = resolve('it')
     l_0_pages_caption = resolve('pages_caption')
     l_0_overview_page = resolve('overview_page')
-    l_0_overview = resolve('overview')
+    l_0_overview_html = resolve('overview_html')
+    l_0_overview_count = resolve('overview_count')
     l_0_n_groups = resolve('n_groups')
     l_0_skip_reasons = resolve('skip_reasons')
     l_0_tool_names = resolve('tool_names')
@@ -302,10 +303,10 @@ def block_main(context, missing=missing):
             yield escape((undefined(name='overview_page') if l_0_overview_page is missing else l_0_overview_page))
             yield '#all-groups">the table of all groups</a> (on page 1)'
         yield '\n</nav>\n'
-        if (undefined(name='overview') if l_0_overview is missing else l_0_overview):
+        if (undefined(name='overview_html') if l_0_overview_html is missing else l_0_overview_html):
             pass
             yield '<details class="allgroups" id="all-groups">\n  <summary>all '
-            yield escape(context.call(environment.getattr('{:,}', 'format'), t_1((undefined(name='overview') if l_0_overview is missing else l_0_overview)), _block_vars=_block_vars))
+            yield escape(context.call(environment.getattr('{:,}', 'format'), (undefined(name='overview_count') if l_0_overview_count is missing else l_0_overview_count), _block_vars=_block_vars))
             yield ' groups of this '
             yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
             yield ', on '
@@ -314,54 +315,9 @@ def block_main(context, missing=missing):
             if (undefined(name='training_known') if l_0_training_known is missing else l_0_training_known):
                 pass
                 yield '<th scope="col" class="num">trained</th>'
-            yield '</tr></thead>\n    <tbody>\n    '
-            l_1_loop = missing
-            for l_1_r, l_1_loop in LoopContext((undefined(name='overview') if l_0_overview is missing else l_0_overview), undefined):
-                l_1_fmt = resolve('fmt')
-                _loop_vars = {}
-                pass
-                yield '\n    <tr data-order="'
-                yield escape(environment.getattr(l_1_loop, 'index0'))
-                yield '" data-mean="'
-                yield escape(('' if t_3(environment.getattr(l_1_r, 'mean')) else environment.getattr(l_1_r, 'mean')))
-                yield '" data-spread="'
-                yield escape(('' if t_3(environment.getattr(l_1_r, 'low')) else (environment.getattr(l_1_r, 'high') - environment.getattr(l_1_r, 'low'))))
-                yield '"'
-                if (environment.getattr(l_1_r, 'page') == (undefined(name='page_no') if l_0_page_no is missing else l_0_page_no)):
-                    pass
-                    yield ' class="here"'
-                yield '><td><a href="'
-                yield escape(environment.getitem(environment.getitem((undefined(name='pages') if l_0_pages is missing else l_0_pages), (environment.getattr(l_1_r, 'page') - 1)), 1))
-                yield '#'
-                yield escape(environment.getattr(l_1_r, 'anchor'))
-                yield '">'
-                yield escape(environment.getattr(l_1_r, 'label'))
-                yield '</a></td><td>'
-                yield escape(environment.getattr(l_1_r, 'page'))
-                yield '</td><td class="num">'
-                yield escape(context.call(environment.getattr('{:,}', 'format'), environment.getattr(l_1_r, 'members'), _loop_vars=_loop_vars))
-                yield '</td><td class="num">'
-                yield escape(context.call((undefined(name='fmt') if l_1_fmt is missing else l_1_fmt), environment.getattr(l_1_r, 'mean'), _loop_vars=_loop_vars))
-                yield '</td><td class="num">'
-                yield escape(context.call((undefined(name='fmt') if l_1_fmt is missing else l_1_fmt), environment.getattr(l_1_r, 'low'), _loop_vars=_loop_vars))
-                yield ' &#8230; '
-                yield escape(context.call((undefined(name='fmt') if l_1_fmt is missing else l_1_fmt), environment.getattr(l_1_r, 'high'), _loop_vars=_loop_vars))
-                yield '</td>'
-                if (undefined(name='training_known') if l_0_training_known is missing else l_0_training_known):
-                    pass
-                    yield '<td class="num">'
-                    yield escape(context.call(environment.getattr('{:,}', 'format'), environment.getattr(l_1_r, 'trained'), _loop_vars=_loop_vars))
-                    yield '/'
-                    yield escape(context.call(environment.getattr('{:,}', 'format'), environment.getattr(l_1_r, 'members'), _loop_vars=_loop_vars))
-                    if environment.getattr(l_1_r, 'unknown'):
-                        pass
-                        yield ', '
-                        yield escape(context.call(environment.getattr('{:,}', 'format'), environment.getattr(l_1_r, 'unknown'), _loop_vars=_loop_vars))
-                        yield ' unknown'
-                    yield '</td>'
-                yield '</tr>\n    '
-            l_1_loop = l_1_r = l_1_fmt = missing
-            yield '\n    </tbody>\n  </table>\n  </div>\n</details>\n'
+            yield '</tr></thead>\n    <tbody>\n'
+            yield escape((undefined(name='overview_html') if l_0_overview_html is missing else l_0_overview_html))
+            yield '    </tbody>\n  </table>\n  </div>\n</details>\n'
         yield '\n'
     yield '\n\n'
     if (undefined(name='n_groups') if l_0_n_groups is missing else l_0_n_groups):
@@ -443,4 +399,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=185&23=209&25=211&26=217&27=221&28=227&29=235&30=243&32=245&34=248&37=260&38=268&41=276&43=279&44=281&45=299&47=305&51=308&54=314&56=319&57=324&66=367&72=370&73=384&74=398&78=412&80=416&85=420&96=425&101=427&107=429&108=431&111=433&101=436'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&98=383&104=385&105=387&108=389&98=392'

@@ -715,6 +715,8 @@ def test_the_table_of_all_groups_follows_the_sort_and_its_links_keep_it(sites, w
     a row's link opens the group on its own page with the sort kept."""
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000001_p2.html")
+    here = watched.page.eval_on_selector_all("#all-groups tr.here a", "as => as.map(a => a.textContent)")
+    assert here == ["group 3", "group 4", "group 5"]
     watched.page.select_option("#f-sort", "mean")
     rows = watched.page.eval_on_selector_all("#all-groups tbody tr a", "as => as.map(a => a.textContent)")
     # group 1 (mean 1), group 2 (0.5), then the others at 0.375 in group order
