@@ -459,7 +459,8 @@
   var overview = doc.getElementById("all-groups");
   var overviewRows = overview ? $all("tbody tr", overview).map(function (tr) {
     if (parseInt(tr.dataset.page, 10) === PAGE_NO) tr.classList.add("here");
-    return { el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
+    var a = $("a", tr), href = a ? a.getAttribute("href") : "";
+    return { anchor: href.slice(href.indexOf("#") + 1), page: parseInt(tr.dataset.page, 10) || 0, el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
   }) : [];
   function applySort() {
     var sorted = groups.slice().sort(byKey(state.sort));
@@ -1076,6 +1077,20 @@
     }
     if (params.seek !== undefined) writeHash(false); // arrived through a sub-page seek: drop the counter
     if (!el) {
+      if (initial && target.kind === "anchor" && overviewRows.length && params.seek === undefined) {
+        // the table of all groups knows the page a group starts on: go there at once, and
+        // say at once that a group none of them has is missing
+        var gid = target.value.replace(/-m\d+$/, "");
+        var row = overviewRows.filter(function (r) { return r.anchor === gid; })[0];
+        if (!row) {
+          toast(target.value + " is not on any page of this iteration");
+          return;
+        }
+        if (row.page !== PAGE_NO && PAGES[row.page - 1]) {
+          window.location.replace(PAGES[row.page - 1] + window.location.hash);
+          return;
+        }
+      }
       if (initial && seekOtherPage(params)) return;
       toast((target.kind === "prompt" ? "prompt " : "") + target.value + " is not on " +
         (PAGES.length > 1 ? "any page of this iteration" : "this page"));

@@ -707,6 +707,11 @@ def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
     watched.goto(file_url(site / "train_iteration_000001.html") + "#prompt=p%3A4")
     watched.page.wait_for_url("**/train_iteration_000001_p2.html#prompt=p*4")
     watched.page.wait_for_selector("#g4.target-hl")
+    # a group that no page has: said on the page it was asked of, not after a walk to the last
+    watched.goto(file_url(site / "train_iteration_000001_p2.html") + "#g9")
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    assert watched.page.inner_text("#rg-toast") == "g9 is not on any page of this iteration"
+    assert watched.page.url.endswith("train_iteration_000001_p2.html#g9")
     clean(watched, site)
 
 
