@@ -378,7 +378,8 @@
     var count = doc.getElementById("rg-count");
     if (count) {
       count.textContent = thousands(shown) + " of " + thousands(members.length) + " shown" +
-        (active && groups.length > 1 ? ", in " + groupsShown + " of " + groups.length + " groups" : "");
+        (active && groups.length > 1 ? ", in " + groupsShown + " of " + groups.length + " groups" : "") +
+        (PAGES.length > 1 ? " on this page" : "");
       count.title = thousands(shown) + " of " + thousands(members.length) + " members shown, in " + groupsShown + " of " + groups.length + " groups";
       count.classList.toggle("filtered", active > 0);
     }

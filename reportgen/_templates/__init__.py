@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '464bfe42598c194e2f695840d18ca1eb09125e66f1703f3e3036c03728cceea9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': 'da289730f332fa2050379becb53c2c1a415a79d0ef42e53bd0275d21f6190230',
-    'iteration.html': 'f3d9c5977447f8a3a4534537cb1c322914a30fc88758ef003c22e4c170f78714',
+    'iteration.html': '651b4bfde892c14b2bb76d87596dcd07c42dbec4f84adbb63c0a502f1786e8cd',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

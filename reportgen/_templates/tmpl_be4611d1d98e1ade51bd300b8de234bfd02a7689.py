@@ -379,7 +379,14 @@ def block_main(context, missing=missing):
         yield '\n    <button type="button" id="b-expand" title="expand every group">expand</button>\n    <button type="button" id="b-collapse" title="collapse every group">collapse</button>\n    <button type="button" id="b-compare" disabled title="tick “compare” on two members, on this page or another (c)">compare (0/2)</button>\n    <output id="rg-count" aria-live="polite"></output>\n    <button type="button" id="b-help" class="help-btn" aria-haspopup="dialog" title="keyboard shortcuts (?)">?</button>\n  </div>\n</form>\n'
     yield '\n\n<section class="groups" aria-label="Groups">\n'
     yield escape((undefined(name='groups_html') if l_0_groups_html is missing else l_0_groups_html))
-    yield '\n</section>\n<p id="rg-none" class="missing" hidden>No member matches the filters. <button type="button" id="b-clear2">clear filters</button></p>'
+    yield '\n</section>\n<p id="rg-none" class="missing" hidden>'
+    if (t_1((undefined(name='pages') if l_0_pages is missing else l_0_pages)) > 1):
+        pass
+        yield 'No member of this page matches the filters (the links to the other pages keep them).'
+    else:
+        pass
+        yield 'No member matches the filters.'
+    yield ' <button type="button" id="b-clear2">clear filters</button></p>'
     yield from context.blocks['logtree'][0](context)
     yield '\n\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>j</kbd> <kbd>↓</kbd></td><td>next '
     yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
@@ -399,4 +406,4 @@ def block_logtree(context, missing=missing):
     pass
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&98=383&104=385&105=387&108=389&98=392'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&95=383&98=390&104=392&105=394&108=396&98=399'
