@@ -295,6 +295,12 @@
       if (extra.length === 1 && extra[0].indexOf("=") < 0 && h !== "#" + extra[0]) h = filterHash(["at=" + extra[0]]);
       a.setAttribute("href", (i < 0 ? base : base.slice(0, i)) + h);
     });
+    // the search of every text takes this page's search along
+    var ts = $("a.to-search");
+    if (ts) {
+      if (!ts.dataset.base) ts.dataset.base = ts.getAttribute("href");
+      ts.setAttribute("href", ts.dataset.base + (state.q.trim() ? "#q=" + enc(state.q) : ""));
+    }
   }
 
   // ------------------------------------------------------------------ controls

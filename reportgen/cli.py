@@ -131,7 +131,15 @@ def _interval_option(with_watch: bool) -> Callable[[Callable[..., Any]], Callabl
 
 
 def _page_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--groups-per-page``, ``--jobs`` and ``--markdown``, of ``build`` and ``serve``."""
+    """``--groups-per-page``, ``--jobs``, ``--markdown`` and ``--search``, of ``build`` and ``serve``."""
+    f = click.option(
+        "--search",
+        type=click.Choice(["auto", "on", "off"]),
+        default="auto",
+        show_default=True,
+        help="Add search.html, which searches every text of the run, and a data file beside each page "
+        "(they repeat the texts; auto: unless the export is over 64 MiB).",
+    )(f)
     f = click.option(
         "--markdown",
         type=click.Choice(["auto", "on", "off"]),
@@ -158,7 +166,13 @@ def _page_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _options(
-    fmt: str | None, title: str | None, force: bool, groups_per_page: int, jobs: int, markdown: str
+    fmt: str | None,
+    title: str | None,
+    force: bool,
+    groups_per_page: int,
+    jobs: int,
+    markdown: str,
+    search: str = "auto",
 ) -> BuildOptions:
     """The build options of the command line (``--jobs 0``: one worker per usable core)."""
     from .site import BuildOptions, default_jobs
@@ -170,6 +184,7 @@ def _options(
         groups_per_page=groups_per_page,
         jobs=jobs or default_jobs(),
         markdown=markdown,
+        search=search,
     )
 
 
@@ -186,6 +201,7 @@ def run_build(
     groups_per_page: int = 50,
     jobs: int = 0,
     markdown: str = "auto",
+    search: str = "auto",
 ) -> None:
     """Build one site and report, mapping errors to exit codes."""
     from .site import build
@@ -193,7 +209,8 @@ def run_build(
     progress = _Progress(not quiet)
     try:
         with _exit_codes(before=progress.close):
-            result = build(source, Path(out), _options(fmt, title, force, groups_per_page, jobs, markdown), progress)
+            options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
+            result = build(source, Path(out), options, progress)
     finally:
         progress.close()
     for w in result.warnings:
@@ -235,6 +252,7 @@ def build(
     groups_per_page: int,
     jobs: int,
     markdown: str,
+    search: str,
     watch: bool,
     interval: float,
     quiet: bool,
@@ -265,7 +283,7 @@ def build(
         from .live import require_source
         from .live import watch as watch_run
 
-        options = _options(fmt, title, force, groups_per_page, jobs, markdown)
+        options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
         click.echo(f"watching {sources[0]} (Ctrl-C stops)")
@@ -281,9 +299,9 @@ def build(
                 click.echo("stopped")
         return
     if plan is None:
-        run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
+        run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown, search)
     else:
-        run_sweep(plan, out, fmt, title, force, quiet, groups_per_page, jobs, markdown)
+        run_sweep(plan, out, fmt, title, force, quiet, groups_per_page, jobs, markdown, search)
 
 
 @contextlib.contextmanager
@@ -322,6 +340,7 @@ def run_sweep(
     groups_per_page: int = 50,
     jobs: int = 0,
     markdown: str = "auto",
+    search: str = "auto",
 ) -> None:
     """Build a sweep (a site per run and the index comparing them) and report."""
     from .sweep import build_sweep
@@ -333,7 +352,7 @@ def run_sweep(
             bar.close()
             click.echo(message)
 
-    options = _options(fmt, title, force, groups_per_page, jobs, markdown)
+    options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
     with _exit_codes(bar.close):
         result = build_sweep(
             plan,
@@ -433,6 +452,7 @@ def serve(
     groups_per_page: int,
     jobs: int,
     markdown: str,
+    search: str,
     interval: float,
     quiet: bool,
 ) -> None:
@@ -454,7 +474,7 @@ def serve(
     # session would otherwise pile up in /tmp, gigabytes each for a large run
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
-    options = _options(fmt, title, force, groups_per_page, jobs, markdown)
+    options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
     bar = _Progress(not quiet)
     try:
         # a port in use, OUT refused, or the watch's own failure: one message, as build's

@@ -52,6 +52,8 @@ from .views.iteration import (
     paginate,
 )
 from .views.logtree_export import logtree_parts
+from .views.search import INDEX_FILE, shard_bytes, shard_items, shard_name
+from .views.search import index_bytes as search_index_bytes
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
 
 MARKER = ".reportgen-site"
@@ -73,6 +75,7 @@ class BuildOptions:
     incremental: bool = True  # reuse unchanged pages of the site already in OUT
     live: bool = False  # pages poll live.js (build --watch, serve)
     markdown: str = "auto"  # on | off | auto (on unless the export is over MARKDOWN_AUTO_LIMIT)
+    search: str = "auto"  # on | off | auto: the run-wide search (on unless the export is over SEARCH_AUTO_LIMIT)
     up: tuple[str, str] | None = None  # (href, label) of a link above the site: a sweep's index
     previous: Path | None = None  # the site to reuse pages from, when not OUT itself (a sweep's run)
 
@@ -193,6 +196,8 @@ def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
 
 # markdown-it-py costs several times the rest of a page: past this size "auto" leaves it off
 MARKDOWN_AUTO_LIMIT = 64 << 20
+# the run-wide search's data files repeat every text of the run (docs/performance.md)
+SEARCH_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
 STATE_FORMAT = 2  # 2: prompt keys stored once, updates list their ids
 
@@ -570,6 +575,7 @@ class _Job:
     groups_per_page: int
     old_root: Path | None = None  # the previous site, whose unchanged pages are reused
     markdown: bool = True
+    search: bool = False  # write each iteration's search data file (views/search.py)
     # set when old_root is OUT itself: its regular files, which stay in place if reused
     in_place: set[str] | None = None
     by_update: dict[int, list[str]] | None = None  # see _prompts_by_update
@@ -658,10 +664,13 @@ def _render_iteration(
     # the table of all groups, for a reader who sorts or looks for a group across the pages
     overview = groups_overview(plan, run.format == "observe") if n_pages > 1 and len(all_groups) > 1 else []
     overview_html: Markup | None = None
+    found: list[list[Any]] = []  # the search data of every page
     large: dict[int, tuple[list[Member], set[int]]] = {}
     first_group = 0  # the index of the first group a page starts
     for p, entries in enumerate(plan, 1):
         it.groups, parts = page_groups(entries, large)
+        if job.search:
+            found.extend(shard_items(it.groups, p - 1))
         ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True, parts=parts)
         ctx.update(job.common)
         ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
@@ -682,6 +691,9 @@ def _render_iteration(
         ctx["groups_html"] = _GROUPS_MARK
         head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
         writer.write(page_name(ref.kind, ref.label, ref.number, p), _page_parts(head, chunks, tail))
+    if found:
+        hrefs = [page_name(ref.kind, ref.label, ref.number, q) for q in range(1, n_pages + 1)]
+        writer.write(shard_name(first), shard_bytes(first, _page_title(run, ref), hrefs, found))
     return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key, it.warnings
 
 
@@ -798,7 +810,9 @@ def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) ->
     # a page links the earlier updates that sampled its prompts (later ones: prompts.js)
     earlier = _earlier_prompts(job).get(ref.number, "") if job.run.prompt_index else ""
     if job.key_common is None:  # the same for every page of the build
-        job.key_common = repr((job.groups_per_page, job.markdown, sorted((k, str(v)) for k, v in job.common.items())))
+        job.key_common = repr(
+            (job.groups_per_page, job.markdown, job.search, sorted((k, str(v)) for k, v in job.common.items()))
+        )
     parts = (
         base(ref),
         ref.segment,  # a tinker resume numbers the attempts: every page says its segment
@@ -1015,6 +1029,7 @@ def render_run(
     live: bool = False,
     markdown: bool = True,
     in_place: bool = False,
+    search: bool = False,
 ) -> int:
     """Render every page of one run into ``writer``; returns rollouts seen.
 
@@ -1030,12 +1045,13 @@ def render_run(
         "up": up[0] if up else None,
         "up_label": up[1] if up else None,
         "live": live,
+        "search": search,
     }
     sequences = _sequences(run)
     tasks = [(si, i) for si, seq in enumerate(sequences) for i in range(len(seq))]
     total = len(tasks)
     unit = run.iterations_word
-    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown)
+    job = _Job(reader, run, writer.root, common, groups_per_page, old_root, markdown, search)
     job.writer = writer
     job.sequences = sequences
     if in_place and old_root is not None and old_pages:
@@ -1207,6 +1223,19 @@ def render_run(
     ctx["is_index"] = True
     ctx["charts"] = charts_context(run, chart_out)
     writer.write("index.html", env.get_template("index.html").render(ctx))
+    if search:
+        # the iterations with texts, in page order, rendered now or kept from the last build
+        shards = []
+        for si, i in tasks:
+            ref = sequences[si][i]
+            name = shard_name(ref.page)
+            if name in results[(si, i)][5]:
+                shards.append((name, _page_title(run, ref), ref.page))
+        writer.write(INDEX_FILE, search_index_bytes(shards))
+        word = "update" if run.format == "observe" else "iteration"
+        writer.write(
+            "search.html", env.get_template("search.html").render({**common, "shards": len(shards), "word": word})
+        )
     if run.code_diff is not None:
         writer.write(
             "code_diff.html",
@@ -1284,6 +1313,7 @@ def _build(
                 options.up,
                 options.live,
                 options.markdown,
+                options.search,
                 os.path.abspath(source) if "://" not in source else source,
             )
         ).encode()
@@ -1308,6 +1338,15 @@ def _build(
             )
     else:
         use_markdown = options.markdown == "on"
+    if options.search == "auto":
+        use_search = int(run.info.get("bytes_read") or 0) <= SEARCH_AUTO_LIMIT
+        if not use_search:
+            run.warnings.append(
+                "the export is large: the site has no search of every text (--search on adds it; "
+                "each page's own search and browser find work)"
+            )
+    else:
+        use_search = options.search == "on"
     # the index and the reader's spans live for the whole build: keep the collector off them
     gc.freeze()
     staging = _prepare_staging(out, options.force, [source])
@@ -1332,6 +1371,7 @@ def _build(
             live=options.live,
             markdown=use_markdown,
             in_place=in_place,
+            search=use_search,
         )
         from .sweep import SUMMARY_FILE, summary_bytes
 

@@ -473,6 +473,7 @@ def build_sweep(
                 up=("../index.html", title),
                 incremental=options.incremental,
                 markdown=options.markdown,
+                search=options.search,
                 # the run's folder in the sweep already there (if it is a site): its unchanged pages are reused
                 previous=out / name,
             )

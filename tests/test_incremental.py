@@ -428,7 +428,11 @@ def test_rebuild_moves_only_its_new_files_into_the_site(tmp_path, monkeypatch):
     assert first.name not in staged[0] and "index.html" in staged[0] and STATE in staged[0]
     # of the old pages, only the previous last one is staged (its "next" link, or its
     # update was still arriving)
-    assert set(staged[0]) & old_pages and set(staged[0]) & old_pages <= {last, last[:-5] + "_logtree.json"}
+    assert set(staged[0]) & old_pages and set(staged[0]) & old_pages <= {
+        last,
+        last[:-5] + "_logtree.json",
+        last[:-5] + "_search.js",
+    }
     assert {p.name for p in site.glob("train_iteration_*")} - old_pages <= set(staged[0])
     assert (site.stat().st_ino, first.stat().st_ino, first.stat().st_mtime_ns) == before
     assert not any(p.name.startswith("stray") for p in site.iterdir())

@@ -210,7 +210,7 @@ def test_pages_carry_both_renderings_and_viewer_data(syn):
     assert md.select_one("strong").get_text() == "bold" and md.select_one("span.math")
     assert not s.find("img")
     assert all(
-        a["href"].startswith(("https:", "#", "train_", "index", "eval_")) or a["href"].endswith(".json")
+        a["href"].startswith(("https:", "#", "train_", "index", "eval_", "search.html")) or a["href"].endswith(".json")
         for a in s.find_all("a", href=True)
     )
     dup = [x["data-member"] for x in s.select("#g1 .member[data-dup=true]")]

@@ -64,9 +64,12 @@ def test_layout(examples_site):
     assert pages == [
         "train_iteration_000001.html",
         "train_iteration_000001_logtree.json",
+        "train_iteration_000001_search.js",
         "train_iteration_000002.html",
         "train_iteration_000002_logtree.json",
+        "train_iteration_000002_search.js",
     ]
+    assert {"search.html", "search_index.js"} <= names  # a small export: the search of every text
     assert (examples_site / "assets" / "reportgen.css").is_file()
 
 

@@ -4,10 +4,11 @@
 FINGERPRINTS = {
     '_charts.html': '237774d022cf1b231b0ec9ee11f1cb7233556d68103f8994453d16313ef25298',
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
-    'base.html': '464bfe42598c194e2f695840d18ca1eb09125e66f1703f3e3036c03728cceea9',
+    'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': 'da289730f332fa2050379becb53c2c1a415a79d0ef42e53bd0275d21f6190230',
     'iteration.html': '651b4bfde892c14b2bb76d87596dcd07c42dbec4f84adbb63c0a502f1786e8cd',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
+    'search.html': 'b323a7a7980aa31fcec6734ccabca2e3b79ce2e65f6ffdff0c26d7be21fd1bc4',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

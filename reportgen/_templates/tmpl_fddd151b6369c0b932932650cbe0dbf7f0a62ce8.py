@@ -13,6 +13,7 @@ def root(context, missing=missing):
     l_0_up = resolve('up')
     l_0_up_label = resolve('up_label')
     l_0_site_title = resolve('site_title')
+    l_0_search = resolve('search')
     l_0_source = resolve('source')
     l_0_live = resolve('live')
     l_0_is_index = resolve('is_index')
@@ -51,6 +52,11 @@ def root(context, missing=missing):
     yield from context.blocks['crumbs'][0](context)
     yield '\n  </nav>\n  <div class="top-actions">'
     yield from context.blocks['actions'][0](context)
+    if (t_1((undefined(name='search') if l_0_search is missing else l_0_search)) and (undefined(name='search') if l_0_search is missing else l_0_search)):
+        pass
+        yield ' <a class="to-search" href="'
+        yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+        yield 'search.html" title="search every text of the run">search</a>'
     yield '</div>\n</header>\n<main id="main">\n'
     yield from context.blocks['main'][0](context)
     yield '\n</main>\n<footer class="foot">Made by reportgen '
@@ -141,4 +147,4 @@ def block_scripts(context, missing=missing):
     yield 'assets/reportgen.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'scripts': block_scripts}
-debug_info = '6=27&9=29&10=31&11=33&12=35&14=37&18=39&19=47&20=51&22=53&25=55&27=57&28=61&29=63&10=74&12=85&14=94&20=103&22=112&25=121&28=130'
+debug_info = '6=28&9=30&10=32&11=34&12=36&14=38&18=40&19=48&20=52&22=54&25=61&27=63&28=67&29=69&10=80&12=91&14=100&20=109&22=118&25=127&28=136'

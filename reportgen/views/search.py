@@ -1,0 +1,88 @@
+"""The run-wide text search: a data file per iteration, read by ``search.html``.
+
+Browser find and a page's own search reach one page. ``search.html`` searches every text
+of the run: it loads ``<page>_search.js`` one iteration at a time with a ``<script>`` tag
+(no fetch: the site opens from ``file://``), each setting ``RG_SEARCH_SHARD`` to the
+iteration's texts, and lists the matches with links to the members. The files repeat
+the pages' texts, which is why a large export gets them only when asked (``--search``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from ..model import Group, Member
+
+INDEX_FILE = "search_index.js"
+
+
+def shard_name(first_page: str) -> str:
+    """The search data file of the iteration whose first page is ``first_page``: beside it, as
+    its logtree JSON is (the state file names flat files only)."""
+    return f"{first_page[: -len('.html')]}_search.js"
+
+
+def _prompt_text(messages: Sequence[Any] | None) -> str:
+    return "\n".join(m.plain_text() for m in messages or ())
+
+
+def _member_text(m: Member) -> str:
+    text = m.full_text()
+    if m.judge_explanation:
+        text += "\n" + m.judge_explanation
+    return text
+
+
+def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
+    """The searchable texts of one page's groups, as ``[page, anchor, who, reward, text]``:
+    a group's prompt once (``gN``), then every member with a text (``gN-mM``), as the page
+    anchors them; ``page`` is the page's index among the iteration's pages."""
+    items: list[list[Any]] = []
+    for index, g in enumerate(groups):
+        anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
+        label = f"group {g.id}" if g.id is not None else "rollouts"
+        if g.prompt is not None and g.prompt.messages:
+            items.append([page, anchor, f"{label} · prompt", None, _prompt_text(g.prompt.messages)])
+        for m in g.members:
+            who = f"{label} · #{m.member}"
+            mp = m.prompt
+            # PPO: each member its own prompt; a member of a group says the group's again
+            if mp is not None and mp.messages and (g.prompt is None or mp.key != g.prompt.key):
+                items.append([page, f"{anchor}-m{m.member}", f"{who} · prompt", None, _prompt_text(mp.messages)])
+            if m.completion is None and not m.messages:
+                continue
+            r = m.reward
+            items.append(
+                [page, f"{anchor}-m{m.member}", who, r if r is not None and math.isfinite(r) else None, _member_text(m)]
+            )
+    return items
+
+
+def _inert_json(value: Any) -> bytes:
+    """JSON with every ``<`` as ``\\u003c``: like every data file of the site, no ``</script>`` or
+    ``<!--`` even where no HTML is parsed. ``<`` is only ever inside a string here."""
+    try:
+        data = orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):  # a lone surrogate, a number past 64 bits
+        data = json.dumps(value, ensure_ascii=True, default=str).encode()
+    return data.replace(b"<", b"\\u003c")
+
+
+def shard_bytes(key: str, title: str, pages: list[str], items: list[list[Any]]) -> bytes:
+    """The search data file of an iteration: ``window.RG_SEARCH_SHARD = {...}``, which
+    search.js reads when the file has loaded."""
+    return (
+        b"window.RG_SEARCH_SHARD = "
+        + _inert_json({"key": key, "title": title, "pages": pages, "items": items})
+        + b";\n"
+    )
+
+
+def index_bytes(shards: list[tuple[str, str, str]]) -> bytes:
+    """``search_index.js``: the data files in page order, as [file, title, key]."""
+    return b"window.RG_SEARCH_INDEX = " + _inert_json([list(s) for s in shards]) + b";\n"

@@ -1,0 +1,156 @@
+"""The search of every text: its data files, search.html and the option that adds them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+import reportgen.site as site_mod
+from reportgen.site import BuildOptions, build
+
+from .obs import Obs, one_conversation
+
+HOSTILE = "</script><img src=x onerror=alert(1)> <!-- & \u2028 'q' \"d\""
+
+
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def data_of(path: Path, name: str) -> Any:
+    """The JSON a data file assigns to ``window.<name>``, checked inert (no ``<`` at all)."""
+    body = path.read_bytes()
+    assert b"<" not in body, path.name
+    m = re.fullmatch(rf"window\.{name} = (.*);\n", body.decode(), re.S)
+    assert m, path.name
+    return json.loads(m.group(1))
+
+
+def grpo_run(directory: Path) -> Path:
+    """Update 1: 3 groups of 2 (paged by 2 below), one text hostile; update 2: no text kept;
+    update 3: one group."""
+    o = Obs().run("grpo", group_size=2)
+    o.batch(*[o.prompt(f"p:{g}", f"question {g}") for g in range(3)])
+    o.batch(
+        *[
+            o.rollout(1, g, m, HOSTILE if (g, m) == (2, 1) else f"answer {g}.{m}", prompt=f"p:{g}", reward=m * 0.5)
+            for g in range(3)
+            for m in range(2)
+        ]
+    )
+    o.batch(o.update(1))
+    o.batch(o.update(2))
+    o.batch(o.rollout(3, 0, 0, "third update", prompt="p:0", reward=float("nan")))
+    o.batch(o.update(3))
+    return o.write(directory)
+
+
+def test_every_text_is_in_the_data_file_beside_its_page(tmp_path):
+    site = tmp_path / "site"
+    build(str(grpo_run(tmp_path / "src")), site, BuildOptions(groups_per_page=2))
+    index = data_of(site / "search_index.js", "RG_SEARCH_INDEX")
+    assert index == [
+        ["train_iteration_000001_search.js", "Update 1", "train_iteration_000001.html"],
+        ["train_iteration_000003_search.js", "Update 3", "train_iteration_000003.html"],
+    ]
+    assert not (site / "train_iteration_000002_search.js").exists()  # no text kept: nothing to search
+    one = data_of(site / "train_iteration_000001_search.js", "RG_SEARCH_SHARD")
+    assert one["key"] == "train_iteration_000001.html" and one["title"] == "Update 1"
+    assert one["pages"] == ["train_iteration_000001.html", "train_iteration_000001_p2.html"]
+    items = one["items"]
+    assert items[:3] == [
+        [0, "g0", "group 0 · prompt", None, "question 0"],
+        [0, "g0-m0", "group 0 · #0", 0.0, "answer 0.0"],
+        [0, "g0-m1", "group 0 · #1", 0.5, "answer 0.1"],
+    ]
+    assert len(items) == 9  # 3 prompts and 6 members
+    # group 2 is on the second page, its hostile text exact (JSON's \u003c is "<" again)
+    assert [0 if i[1].startswith(("g0", "g1")) else 1 for i in items] == [i[0] for i in items]
+    assert [i[4] for i in items if i[1] == "g2-m1"] == [HOSTILE]
+    three = data_of(site / "train_iteration_000003_search.js", "RG_SEARCH_SHARD")
+    assert three["items"][1][3] is None  # a NaN reward is no number
+    page = soup(site / "search.html")
+    assert "2 updates" in page.select_one("p.subtle").get_text(" ")
+    assert [s["src"] for s in page.select("script")][:2] == ["search_index.js", "assets/search.js"]
+    # every page links it
+    for name in ("index.html", "train_iteration_000001_p2.html", "train_iteration_000003.html"):
+        assert soup(site / name).select_one("a.to-search")["href"] == "search.html", name
+
+
+def test_ppo_members_bring_their_prompts_and_conversations_their_calls(tmp_path):
+    o = Obs().run("ppo")
+    o.batch(
+        o.prompt("p:a", "first question"),
+        o.prompt("p:b", "second question"),
+        o.rollout(1, None, 0, "one", prompt="p:a"),
+        o.rollout(1, None, 1, "two", prompt="p:b"),
+    )
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "ppo")), tmp_path / "s1")
+    items = data_of(tmp_path / "s1" / "train_iteration_000001_search.js", "RG_SEARCH_SHARD")["items"]
+    assert sorted((i[1], i[2], i[4]) for i in items) == [
+        ("g-0-m0", "rollouts · #0", "one"),
+        ("g-0-m0", "rollouts · #0 · prompt", "first question"),
+        ("g-0-m1", "rollouts · #1", "two"),
+        ("g-0-m1", "rollouts · #1 · prompt", "second question"),
+    ]
+    messages = [
+        {
+            "role": "assistant",
+            "content": "let me look",
+            "tool_calls": [{"id": "c1", "name": "grep", "arguments": {"q": "needle"}}],
+        },
+        {"role": "tool", "content": "found the needle", "tool_call_id": "c1"},
+        {"role": "assistant", "content": "done"},
+    ]
+    one_conversation(messages, judge_explanation="judged fair").write(tmp_path / "agent")
+    build(str(tmp_path / "agent"), tmp_path / "s2")
+    items = data_of(tmp_path / "s2" / "train_iteration_000001_search.js", "RG_SEARCH_SHARD")["items"]
+    member = [i for i in items if i[1] == "g0-m0"]
+    assert len(member) == 1  # the scenario's prompt once, for the group, not again for its member
+    text = member[0][4]
+    for part in ("let me look", 'grep {"q":"needle"}', "found the needle", "done", "judged fair"):
+        assert part in text, part
+
+
+def test_search_off_and_auto_on_a_large_export(tmp_path, monkeypatch):
+    src = grpo_run(tmp_path / "src")
+    off = tmp_path / "off"
+    build(str(src), off, BuildOptions(search="off"))
+    assert not list(off.glob("*search*")) and soup(off / "index.html").select_one("a.to-search") is None
+    monkeypatch.setattr(site_mod, "SEARCH_AUTO_LIMIT", 10)
+    big = build(str(src), tmp_path / "auto")
+    assert not list((tmp_path / "auto").glob("*search*"))
+    assert any("no search of every text (--search on adds it" in w for w in big.warnings)
+    on = tmp_path / "on"
+    build(str(src), on, BuildOptions(search="on"))
+    assert (on / "search.html").is_file() and len(list(on.glob("*_search.js"))) == 2
+
+
+def test_turning_search_off_rebuilds_and_leaves_no_data_file(tmp_path):
+    src = grpo_run(tmp_path / "src")
+    site = tmp_path / "site"
+    build(str(src), site)
+    assert (site / "search.html").is_file()
+    again = build(str(src), site, BuildOptions(search="off"))
+    assert again.reused == 0  # another option: a full build
+    assert not list(site.glob("*search*"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_cli_option(tmp_path, jobs):
+    from click.testing import CliRunner
+
+    from reportgen.cli import main
+
+    src = grpo_run(tmp_path / "src")
+    r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "s"), "--search", "off", "-j", str(jobs)])
+    assert r.exit_code == 0, r.output
+    assert not (tmp_path / "s" / "search.html").exists()
+    r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "s"), "--search", "nope"])
+    assert r.exit_code == 2
