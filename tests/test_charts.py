@@ -428,3 +428,22 @@ def test_the_index_gives_the_sizes_of_the_downloads_it_wrote(tmp_path):
         data = (site / name).read_bytes()
         assert f"{name} ({charts._size(len(data))})" in " ".join(text.split())
         assert data == chart_files(run)[name]
+
+
+def test_a_table_keeps_the_first_names_and_counts_the_others(monkeypatch):
+    """tinker's rows go through MetricTable.set: past MAX_METRIC_NAMES a name is counted, not kept."""
+    import reportgen.model as model_mod
+    from reportgen.model import MetricTable
+
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 2)
+    t = MetricTable()
+    for step in range(3):
+        r = t.row_for(step)
+        for k in range(step + 2):
+            t.set(r, f"m{k}", float(k))
+    assert list(t.columns) == ["m0", "m1"] and t.left_out == 1 + 2
+    assert t.left_out_names == ["m2", "m3"]
+    assert t.left_out_warning() == (
+        "more than 2 distinct metric names: 3 values of the later names are left out of the charts and "
+        "downloads (the first: m2, m3)"
+    )

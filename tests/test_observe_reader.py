@@ -866,3 +866,38 @@ def test_records_with_an_update_number_no_writer_makes_are_counted(tmp_path, mon
         assert any("3 record(s) with an update number no writer makes" in w for w in run.warnings), run.warnings
     report = check(str(src))
     assert sum(p.kind == "bad update number" for p in report.problems) == 3
+
+
+def test_metric_names_past_the_bound_are_counted_not_kept(tmp_path, monkeypatch):
+    """Names that change every update (a series per task) grew the dense table with the square
+    of the run; past MAX_METRIC_NAMES they are counted and named in a warning, and a rebuild
+    that takes up the scan still knows them."""
+    import reportgen.model as model_mod
+    import reportgen.sources.observe as observe_mod
+    from reportgen.site import build
+
+    monkeypatch.setattr(observe_mod, "MAX_METRIC_NAMES", 4)
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 4)
+    o = Obs().run()
+    for n in range(1, 5):
+        o.batch(o.update(n, reward__mean=n / 10, **{f"env__task_{n}_{k}": float(k) for k in range(2)}))
+    src = o.write(tmp_path / "src")
+    run = ObserveReader(Storage(str(src))).scan()
+    # the first 4 names met (the file's order): update 1's three and task 2's first
+    assert sorted(run.metrics.columns) == ["env/task_1_0", "env/task_1_1", "env/task_2_0", "reward/mean"]
+    assert run.metrics.left_out == 5
+    said = [w for w in run.warnings if "distinct metric names" in w]
+    assert said == [
+        "more than 4 distinct metric names: 5 values of the later names are left out of the charts and "
+        "downloads (the first: env/task_2_1, env/task_3_0, env/task_3_1, env/task_4_0, env/task_4_1)"
+    ]
+    site = tmp_path / "site"
+    first = build(str(src), site)
+    assert said[0] in first.warnings
+    o.batch(o.update(5, env__task_5_0=1.0))
+    (src / "observe.jsonl").write_text(o.text())  # the run appended its update 5
+    again = build(str(src), site)
+    assert again.reused > 0 or again.rendered == 0
+    assert any("6 values of the later names" in w for w in again.warnings), again.warnings
+    header = (site / "metrics.csv").read_text().splitlines()[0]
+    assert "env/task_2_1" not in header and "reward/mean" in header

@@ -20,10 +20,12 @@ largest update.  Duplicate records: the last one ingested wins.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import math
 import multiprocessing
+import sys
 from array import array
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -36,11 +38,13 @@ import orjson
 from ..errors import InputError
 from ..memory import MEMORY_BUDGET, ignore_interrupts, rss
 from ..model import (
+    MAX_METRIC_NAMES,
     Group,
     Iteration,
     IterationRef,
     Member,
     Message,
+    MetricTable,
     Prompt,
     Run,
     StepReward,
@@ -493,6 +497,7 @@ class ObserveReader:
         self._key_ids: dict[str, int] = {}
         self._key_names: list[str] = []
         self._metric_index: dict[str, int] = {}
+        self._left_out = MetricTable()  # counts the values of names past MAX_METRIC_NAMES
         self._fh: IO[bytes] | None = None
         # load(): the prompt records met in the update's rollout batches, by start offset
         self._batch_prompts: dict[int, Prompt] = {}
@@ -895,6 +900,7 @@ class ObserveReader:
                 "active": [[k, None if v == math.inf else v] for k, v in st.active.items()],
             },
             "metric_names": names,
+            "metrics_left_out": [self._left_out.left_out, self._left_out.left_out_names],
             "prompt_keys": self._key_names,
             "prompts": [[seg, i, *_unpack_span(v)] for seg, spans in self._prompts.items() for i, v in spans.items()],
             "updates": [
@@ -905,7 +911,7 @@ class ObserveReader:
                     u.side_spans,
                     u.status,
                     u.time,
-                    None if u.metrics is None else _json_row(u.metrics),
+                    None if u.metrics is None else _packed_row(u.metrics),
                     u.rollouts,
                     u.prompt_ids.tolist() if u.tidy else sorted(set(u.prompt_ids)),
                     u.flat_ids.tolist() if u.tidy else sorted(set(u.flat_ids)),
@@ -936,6 +942,10 @@ class ObserveReader:
                 active={int(k): math.inf if v is None else float(v) for k, v in sc["active"]},
             )
             self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
+            left_out = MetricTable()
+            count, some = state.get("metrics_left_out", [0, []])
+            left_out.left_out = int(count)
+            left_out.left_out_names = [str(n) for n in some][:5]
             key_names = state["prompt_keys"]
             if not isinstance(key_names, list) or not all(type(k) is str for k in key_names):
                 return False
@@ -952,7 +962,9 @@ class ObserveReader:
                     raise ValueError("prompt key id out of range")
                 return out
 
-            def metric_row(values: list[Any]) -> array:
+            def metric_row(values: Any) -> array:
+                if isinstance(values, str):
+                    return _unpacked_row(values)
                 if None in values:
                     return array("d", [math.nan if x is None else float(x) for x in values])
                 return array("d", values)  # TypeError for anything but numbers
@@ -982,6 +994,7 @@ class ObserveReader:
             return False
         self._updates = updates
         self._prompts = prompts
+        self._left_out = left_out
         self._key_names = key_names
         self._key_ids = {k: i for i, k in enumerate(key_names)}
         self._st = st
@@ -1018,6 +1031,9 @@ class ObserveReader:
         for name, value in metrics.items():
             i = self._metric_index.get(name)
             if i is None:
+                if len(self._metric_index) >= MAX_METRIC_NAMES:
+                    self._left_out.leave_out(name)
+                    continue
                 i = self._metric_index[name] = len(self._metric_index)
                 row.append(math.nan)
             f = finite_or_none(value)
@@ -1076,6 +1092,10 @@ class ObserveReader:
         index = run.prompt_index
         order = sorted(visible)
         table.fill(order, [_parse_time(visible[n].time) for n in order], [visible[n].metrics for n in order], names)
+        table.left_out, table.left_out_names = self._left_out.left_out, list(self._left_out.left_out_names)
+        said = table.left_out_warning()
+        if said:
+            run.warnings.append(said)
         at = self._metric_index.get
         heads = [(k, at(k, len(names))) for k in HEADLINE]  # past the end: never a value
         for n in order:
@@ -1328,12 +1348,26 @@ def _prompt_record(key: str, rec: dict[str, Any]) -> Prompt:
     )
 
 
-def _json_row(row: array) -> list[float | None]:
-    """A metric row as JSON data, NaN (no value) as None: a row without gaps is converted in C
-    (a comprehension for every row cost 0.1 s of every rebuild of 6,859 updates x 49 metrics)."""
-    if not any(map(math.isnan, row)):
-        return row.tolist()
-    return [None if math.isnan(x) else x for x in row]
+def _packed_row(row: array) -> str:
+    """A metric row in the state file: its float64 values, little-endian, in base64 (NaN, a
+    gap, included). As a JSON list it made a Python float of every value of the run at the
+    end of every build: 200 MiB for 8,833 updates x 500 metrics."""
+    if sys.byteorder != "little":
+        row = array("d", row)
+        row.byteswap()
+    return base64.b64encode(row.tobytes()).decode("ascii")
+
+
+def _unpacked_row(text: str) -> array:
+    """_packed_row's row again (ValueError if it is not one)."""
+    data = base64.b64decode(text.encode("ascii"), validate=True)
+    if len(data) % 8:
+        raise ValueError("not a metric row")
+    row = array("d")
+    row.frombytes(data)
+    if sys.byteorder != "little":
+        row.byteswap()
+    return row
 
 
 # what an export may have been packed with: magic number, name, the tool that unpacks it, suffix

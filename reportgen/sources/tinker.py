@@ -367,6 +367,9 @@ class TinkerReader:
                     table.set(i, key, num)
                     if math.isnan(num):
                         nonfinite.setdefault(key, []).append(lineno)
+        said = table.left_out_warning()
+        if said:
+            run.warnings.append(said)
         if unstepped:
             run.info["unstepped_metrics"] = unstepped
         if nonfinite:
