@@ -642,7 +642,9 @@ def _pages_caption(entries: list[PageEntry], first: int, total: int) -> str:
 _JOB: _Job | None = None  # set in the parent before forking, inherited by workers
 # (rollouts, groups, trained, reward_mean, html pages, files written, page key, the load's
 # warnings: a reused page has none to say again)
-_Result = tuple[int, int, int, float | None, int, list[str], str | None, list[str]]
+# (..., the iteration's status and notes after its load, which may change them: a tinker
+# logtree ending with an exception; None: as the scan said)
+_Result = tuple[int, int, int, float | None, int, list[str], str | None, list[str], str | None, list[str]]
 
 
 def _render_iteration(
@@ -694,7 +696,18 @@ def _render_iteration(
     if found:
         hrefs = [page_name(ref.kind, ref.label, ref.number, q) for q in range(1, n_pages + 1)]
         writer.write(shard_name(first), shard_bytes(first, _page_title(run, ref), hrefs, found))
-    return ref.rollouts, ref.groups, ref.trained, ref.reward_mean, writer.count, writer.files, key, it.warnings
+    return (
+        ref.rollouts,
+        ref.groups,
+        ref.trained,
+        ref.reward_mean,
+        writer.count,
+        writer.files,
+        key,
+        it.warnings,
+        ref.status,
+        list(ref.notes),
+    )
 
 
 def _prompts_by_update(job: _Job) -> dict[int, list[str]]:
@@ -739,9 +752,12 @@ def _link_unchanged(job: _Job, key: str, old: dict[str, Any]) -> _Result | None:
 
 def _old_result(old: dict[str, Any], key: str) -> _Result:
     """A page taken from the previous site: the statistics its state record kept."""
-    rollouts, groups, trained, reward_mean = old["stats"]
+    stats = old["stats"]
+    rollouts, groups, trained, reward_mean = stats[:4]
+    status, notes = (stats[4], list(stats[5])) if len(stats) >= 6 else (None, [])
     files = list(old["files"])
-    return rollouts, groups, trained, reward_mean, sum(1 for f in files if f.endswith(".html")), files, key, []
+    pages = sum(1 for f in files if f.endswith(".html"))
+    return rollouts, groups, trained, reward_mean, pages, files, key, [], status, notes
 
 
 def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: IterationRef) -> _Result | None:
@@ -1062,14 +1078,16 @@ def render_run(
     def record(si: int, i: int, res: _Result) -> None:
         nonlocal rollouts
         ref = sequences[si][i]
-        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key, said = res
+        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key, said, status, notes = res
+        if status is not None:
+            ref.status, ref.notes = status, notes
         run.page_warnings.extend(said)
         both = keys.get((si, i))
         if new_pages is not None and key is not None and both is not None:
             nxt = neighbours(si, i)[1]
             new_pages[ref.page] = {
                 "key": key,
-                "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean],
+                "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.status, ref.notes],
                 "files": files,
                 "content": both[1],  # everything but the "next" link (see _add_next)
                 "next": nxt.page if nxt else None,
@@ -1202,9 +1220,13 @@ def render_run(
             later = [t for t in pending if t not in started]  # old pages whose key changed
             if later:
                 rendered.append(pool.map(_worker_task, later, chunksize=tasks_per_chunk(len(later), workers)))
+        # a reader whose load may change an iteration's status (tinker: a logtree that ends with
+        # an exception) has the charts written once every page is in, as a serial build does
+        late = getattr(reader, "status_from_load", False)
+        chart_out: dict[str, int] | None
         if pool is not None:
             gone = from_previous_site()
-            chart_out = run_files()
+            chart_out = None if late else run_files()
             for part in rendered:
                 for si, i, res in part:
                     arrived(si, i, res)
@@ -1213,11 +1235,13 @@ def render_run(
             gone = from_previous_site()
             for si, i in pending:
                 arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
-            chart_out = run_files()
+            chart_out = None if late else run_files()
         for si, i in gone:
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
         for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
             record(si, i, results[(si, i)])
+        if chart_out is None:
+            chart_out = run_files()
     ctx = index_context(run, site_title)
     ctx.update(common)
     ctx["is_index"] = True
@@ -1323,13 +1347,15 @@ def _build(
     old, old_raw = loaded if loaded is not None else (None, b"")
     if old is not None and old.get("fingerprint") != fingerprint:
         old = None  # a new version, template or option: everything is built again
-    # reusing OUT's own pages: only the new and changed files are written, then moved in
-    in_place = old is not None and options.previous is None
     restore = getattr(reader, "restore", None)
     with few_collections():
-        if old is not None and restore is not None and old.get("reader") is not None:
-            restore(old["reader"])
+        if old is not None and restore is not None and old.get("reader") is not None and not restore(old["reader"]):
+            # shrunk or rewritten: the old pages' keys name byte offsets, which may now hold
+            # other bytes of the same length (a letter changed): nothing is reused
+            old = None
         run = reader.scan(jobs=options.jobs, progress=progress)
+    # reusing OUT's own pages: only the new and changed files are written, then moved in
+    in_place = old is not None and options.previous is None
     if options.markdown == "auto":
         use_markdown = int(run.info.get("bytes_read") or 0) <= MARKDOWN_AUTO_LIMIT
         if not use_markdown:

@@ -572,3 +572,54 @@ def test_tinker_resume_then_rebuild_equals_full_build(tmp_path):
     assert snapshot(inc) == snapshot(full)
     page = (inc / "train_iteration_000001.html").read_text()
     assert "segment 0" in page
+
+
+def test_a_file_rewritten_with_the_same_layout_is_built_again(tmp_path):
+    """The state's page keys name byte offsets: a file rewritten with other bytes at the same
+    offsets (one letter of a completion changed) is no longer what they name, and once the
+    scan has seen the rewrite (its fingerprint) nothing of the old site is reused."""
+    src = tmp_path / "src"
+
+    def write(text: str) -> None:
+        o = Obs().run()
+        o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, text))
+        o.batch(o.update(1))
+        o.write(src)
+
+    write("answer")
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    write("answXr")
+    again = build(str(src), site, BuildOptions(jobs=1))
+    assert again.reused == 0
+    assert "answXr" in (site / "train_iteration_000001.html").read_text()
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1))
+    assert snapshot(site) == snapshot(full)
+
+
+def test_a_status_the_load_finds_is_the_same_whoever_renders_the_page(tmp_path):
+    """tinker: an iteration with rollout summaries whose logtree ends with an exception is
+    "crashed" once loaded; a worker's page and a reused page say so too, in the index and in
+    the charts' data."""
+    import json
+    import shutil
+
+    log = tmp_path / "log"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tinker" / "arith_sync", log)
+    lt = log / "iteration_000001" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    doc["root"]["children"].append(
+        {"tag": "details", "attrs": {"class": "lt-exc"}, "children": [{"tag": "summary", "children": ["Exception: X"]}]}
+    )
+    lt.write_text(json.dumps(doc))
+    sites = {}
+    for name, jobs in (("serial", 1), ("workers", 2)):
+        sites[name] = tmp_path / name
+        build(str(log), sites[name], BuildOptions(jobs=jobs))
+    again = build(str(log), sites["serial"], BuildOptions(jobs=1))
+    assert again.rendered == 0
+    assert snapshot(sites["serial"]) == snapshot(sites["workers"])
+    index = BeautifulSoup((sites["workers"] / "index.html").read_text(), "html.parser")
+    assert "status-crashed" in index.select_one("tr#u1")["class"]
+    assert '"crashed":[1]' in (sites["workers"] / "metrics_data.js").read_text()

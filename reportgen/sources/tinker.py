@@ -216,6 +216,10 @@ def _row_step(row: dict[str, Any]) -> int | None:
 class TinkerReader:
     """Reads a tinker-cookbook RL ``log_path`` into the model."""
 
+    # load() marks an iteration whose logtree ends with an exception "crashed" (site writes
+    # the charts, which show statuses, after every page)
+    status_from_load = True
+
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._html_doc: tuple[str, dict[str, Any]] | None = None
