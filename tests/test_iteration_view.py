@@ -707,3 +707,29 @@ def test_paginate_gives_a_large_group_pages_of_its_own():
     assert paginate([], 50, 3) == [[]]
     assert len(paginate([grp(0, 1024)], 50)) == 1  # a PPO batch of 1,024 keeps one page
     assert len(paginate([grp(0, 1025)], 50)) == 2
+
+
+def test_deep_values_cost_in_proportion_to_their_size():
+    """A value 250 levels deep: the tree folds 40 levels and gives the rest as compact JSON,
+    and pretty JSON of it is compact, where indentation made the text grow with the square of
+    the depth (700 MB of site from 10 MiB of such metadata)."""
+    import orjson
+
+    from reportgen.views.text import pretty_json
+
+    def deep(levels: int) -> dict:
+        top: dict = {}
+        cur = top
+        for _ in range(levels):
+            cur["n"] = {"pad": "x" * 10}
+            cur = cur["n"]
+        return top
+
+    tree = str(json_tree(deep(120)))
+    assert tree.count("<details") == 41
+    assert len(str(json_tree(deep(240)))) < 2.2 * len(tree)  # twice as deep, twice as long
+    for levels in (240, 250):  # past 64 KiB of indented text
+        compact = orjson.dumps(deep(levels)).decode()
+        assert pretty_json(deep(levels)) == compact
+    small = {"a": [1, 2]}
+    assert pretty_json(small) == '{\n  "a": [\n    1,\n    2\n  ]\n}'  # indented as before

@@ -192,11 +192,18 @@ def kept(data: bytes) -> bytes:
 
 
 def pretty_json(value: Any) -> str:
-    """Indented JSON of any value, never failing (big ints, NaN, any depth)."""
+    """Indented JSON of any value, never failing (big ints, NaN, any depth); compact when the
+    indentation would make it more than 4 times as long (a deep value: it grows with the
+    square of the depth, 700 MB of site from 10 MiB of metadata 250 levels deep)."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+        out = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
     except (TypeError, orjson.JSONEncodeError):
         return _json_iter(value)
+    if len(out) > 65536:
+        compact = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        if len(out) > 4 * len(compact):
+            return compact.decode()
+    return out.decode()
 
 
 def compact_json(value: Any) -> str:
