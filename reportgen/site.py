@@ -617,8 +617,18 @@ def _page_parts(head: str, chunks: list[str], tail: str) -> Iterator[bytes]:
     part = [page_bytes(head)]
     size = len(part[0])
     for i, text in enumerate(chunks):
-        data = page_bytes(text)
         chunks[i] = ""
+        if len(text) > 4 * _WRITE_PART:
+            # a huge text (one escaped completion of 40 MiB of "<" is 160 MiB): encoded a
+            # slice at a time, so its bytes are never all there beside it
+            if part:
+                yield b"".join(part)
+                part, size = [], 0
+            for j in range(0, len(text), _WRITE_PART):
+                yield page_bytes(text[j : j + _WRITE_PART])
+            del text
+            continue
+        data = page_bytes(text)
         part.append(data)
         size += len(data)
         if size >= _WRITE_PART:

@@ -207,6 +207,10 @@ def lines_of(data: bytes) -> list[bytes]:
     ``bytes.split(b"\\n")`` tests every byte in a loop of its own (4,900 instructions for a line
     of 850 bytes, as much as a fifth of parsing it); ``readlines()`` finds them with memchr (900).
     """
+    nl = data.find(b"\n")
+    if nl < 0 or nl == len(data) - 1:
+        # one line (a huge one, a text of 60 MiB, comes alone): itself, not a copy of it
+        return [data]
     return io.BytesIO(data).readlines()
 
 
@@ -222,10 +226,16 @@ def _whole_lines(pieces: Iterable[bytes]) -> Iterator[bytes]:
             continue
         if held:
             held.append(piece[:cut])
-            yield b"".join(held)
+            block = b"".join(held)
+            # the pieces go before the block does: a line of 60 MiB was held twice
+            held = [piece[cut:]] if cut < len(piece) else []
+            yield block
+            del block
         else:
-            yield piece if cut == len(piece) else piece[:cut]
-        held = [piece[cut:]] if cut < len(piece) else []
+            block = piece if cut == len(piece) else piece[:cut]
+            held = [piece[cut:]] if cut < len(piece) else []
+            yield block
+            del block
     if held:
         yield b"".join(held)
 
@@ -309,7 +319,31 @@ def _range_pieces(f: IO[bytes], start: int, b: int) -> Iterator[bytes]:
         last = piece
         yield piece
     if last[-1:] != b"\n":
-        yield f.readline()
+        # the rest of the line that crosses b, a piece at a time: readline() read a line of
+        # 60 MiB whole, beside the pieces before it
+        while True:
+            piece = f.read(_RANGE_PIECE)
+            if not piece:
+                return
+            k = piece.find(b"\n")
+            if k >= 0:
+                yield piece[: k + 1]
+                return
+            yield piece
+
+
+def _after_line(f: IO[bytes], at: int) -> int:
+    """Where the line that ``at`` (f's position) is in ends, read a piece at a time (readline()
+    held all of a line of 60 MiB only to skip it); the file's end if it does not."""
+    pos = at
+    while True:
+        piece = f.read(_RANGE_PIECE)
+        if not piece:
+            return pos
+        k = piece.find(b"\n")
+        if k >= 0:
+            return pos + k + 1
+        pos += len(piece)
 
 
 def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int, Any]]:
@@ -321,8 +355,7 @@ def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int
         if a > base:
             f.seek(a - 1)
             if f.read(1) != b"\n":  # a is inside a line: the previous range owns it
-                f.readline()
-                start = f.tell()
+                start = _after_line(f, a)
         f.seek(start)
         # read in pieces: a worker then holds a piece and the range's slim records, not
         # the range's bytes and their lines too (8 MiB or more each)
