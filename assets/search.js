@@ -179,10 +179,16 @@
   });
   caseBox.addEventListener("change", start);
 
-  var init = parseHash();
-  input.value = init.q;
-  caseBox.checked = init.cs;
-  if (!INDEX.length) setStatus("This site holds no texts to search.");
-  else if (init.q) start();
+  function fromHash() {
+    var h = parseHash();
+    if (h.q === input.value && h.cs === caseBox.checked && cur) return; // our own address
+    input.value = h.q;
+    caseBox.checked = h.cs;
+    if (!INDEX.length) setStatus("This site holds no texts to search.");
+    else if (h.q) start();
+  }
+  // a link or the back button to another search of this page
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
   input.focus();
 })();

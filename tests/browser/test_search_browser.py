@@ -62,6 +62,10 @@ def test_case_the_empty_result_and_the_link_from_a_page(site, watched):
     watched.page.check("#rs-case")
     wait_js(watched, "/^0 matches.*searched$/.test(document.getElementById('rs-status').textContent)")
     assert results(watched) == [] and watched.page.evaluate("location.hash") == "#q=Third&case=1"
+    # another search's address on this page (a link, the back button): that search
+    watched.page.evaluate("location.hash = '#q=answer%202.0'")
+    wait_js(watched, "/^1 match in 1 text, 2 of 2 searched$/.test(document.getElementById('rs-status').textContent)")
+    assert results(watched) == ["Update 1: group 2 · #0"] and not watched.page.is_checked("#rs-case")
     # a page's search goes along to the search of every text
     open_page(watched, site, "train_iteration_000003.html", "#q=third")
     assert watched.page.get_attribute("a.to-search", "href") == "search.html#q=third"
