@@ -153,7 +153,9 @@
   function groupText(g) {
     if (g.text === null) {
       var parts = [g.prompt];
-      $all(".group-head .preview, .group-body > .prompt pre.text, .group-body > .prompt-missing", g.el)
+      // with the conversations the group logged and no member is known to have said (tinker)
+      $all(".group-head .preview, .group-body > .prompt pre.text, .group-body > .prompt-missing, " +
+        ".group-body > .convs pre.text, .group-body > .convs pre.args, .group-body > .convs .callname", g.el)
         .forEach(function (e) { parts.push(e.textContent); });
       g.text = parts.join("\n").toLowerCase();
     }
@@ -285,7 +287,7 @@
     });
   }
   function carry() {
-    $all("#nav-prev, #nav-next, .subpages a:not(.to-overview), a.xlink, #all-groups tbody a").forEach(function (a) {
+    $all("#nav-prev, #nav-next, .subpages a, a.xlink, #all-groups tbody a").forEach(function (a) {
       if (!a.dataset.base) a.dataset.base = a.getAttribute("href");
       var base = a.dataset.base;
       var i = base.indexOf("#");
@@ -413,7 +415,7 @@
     var roots = [];
     groups.forEach(function (g) {
       if (g.el.hidden) return;
-      $all(".group-head .preview, .group-body > .prompt", g.el).forEach(function (e) { roots.push(e); });
+      $all(".group-head .preview, .group-body > .prompt, .group-body > .convs", g.el).forEach(function (e) { roots.push(e); });
       g.members.forEach(function (m) { if (!m.el.hidden) roots.push(m.el); });
     });
     for (var r = 0; r < roots.length && marks < MAX_MARKS; r++) {
@@ -469,6 +471,14 @@
     var a = $("a", tr), href = a ? a.getAttribute("href") : "";
     return { anchor: href.slice(href.indexOf("#") + 1), page: parseInt(tr.dataset.page, 10) || 0, el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
   }) : [];
+  if (overview) {
+    // open or closed as the reader left it on this page (back from a group it links)
+    var OPEN_KEY = "reportgen.allgroups." + window.location.pathname;
+    try { if (window.sessionStorage.getItem(OPEN_KEY) === "1") overview.open = true; } catch (e) { /* no storage */ }
+    overview.addEventListener("toggle", function () {
+      try { window.sessionStorage.setItem(OPEN_KEY, overview.open ? "1" : "0"); } catch (e) { /* no storage */ }
+    });
+  }
   function applySort() {
     var sorted = groups.slice().sort(byKey(state.sort));
     var changed = sorted.some(function (g, i) { return groupsBox.children[i] !== g.el; });
@@ -1052,6 +1062,7 @@
     })();
   }
   function scrollToEl(el, focus) {
+    stickyOffsets(); // the bar may have grown since (the filters of the address widen it)
     el.classList.add("target-hl");
     el.scrollIntoView({ block: "start" });
     settle(el);
@@ -1110,7 +1121,11 @@
 
   function readHash(initial) {
     var p = parseHash(window.location.hash);
-    if (overview && p.at === "all-groups") overview.open = true; // "the table of all groups" from another page
+    if (overview && p.at === "all-groups") {
+      // "the table of all groups" from another page (with the sort: its rows follow it)
+      overview.open = true;
+      if (initial) window.requestAnimationFrame(function () { overview.scrollIntoView({ block: "start" }); });
+    }
     state = stateFromParams(p);
     target = null;
     if (p.prompt) target = { kind: "prompt", value: p.prompt };

@@ -1,27 +1,33 @@
-/* reportgen: the run-wide text search (search.html).
+/* reportgen: the search of every text of the run (search.html).
  *
- * search_index.js lists the iteration data files; each is loaded with a <script> tag (no
- * fetch: file:// pages cannot), one at a time; each sets window.RG_SEARCH_SHARD to {key, title,
- * pages, items}, items [page, anchor, who, reward, text]. search_index.js: [[file, title, key], ...]. Every text is shown with textContent.
+ * search_index.js lists the iteration data files as [[file, title, key], ...]. Each file is
+ * loaded with a <script> tag (no fetch: file:// pages cannot), one at a time, and sets
+ * window.RG_SEARCH_SHARD to {key, title, pages, items}, items [page, anchor, who, reward,
+ * text]. Every text is shown with textContent.
  */
 (function () {
   "use strict";
   var doc = document;
   var INDEX = window.RG_SEARCH_INDEX || [];
-  var MAX_RESULTS = 1000; // matches listed; the count goes on
+  var MAX_RESULTS = 1000; // texts listed one by one; past them, a line per iteration
+  var SLICE = 200; // results built in one task: the page answers keys and clicks meanwhile
   var SNIP = 80; // characters shown on each side of a match
+  var POS_KEY = "reportgen.search.pos";
   var form = doc.getElementById("rs-form");
   var input = doc.getElementById("rs-q");
   var caseBox = doc.getElementById("rs-case");
   var stopBtn = doc.getElementById("rs-stop");
   var status = doc.getElementById("rs-status");
+  var said = doc.getElementById("rs-said");
   var out = doc.getElementById("rs-results");
   if (!form || !input) return;
   form.hidden = false;
   form.addEventListener("submit", function (e) { e.preventDefault(); start(); });
 
-  var run = 0; // the current search; a shard arriving for an older one is dropped
+  var WORD = form.getAttribute("data-word") || "update";
+  var run = 0; // the current search; a file arriving for an older one is dropped
   var cur = null;
+  var restoreY = null; // back from a result: where the reader was in this search's list
 
   function h(tag, cls, text) {
     var e = doc.createElement(tag);
@@ -31,18 +37,23 @@
   }
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function enc(s) { return encodeURIComponent(s); }
+  function fmt(r) { return Number.isInteger(r) ? String(r) : r.toFixed(3); } // as the pages
+  var session = {
+    get: function (k) { try { return window.sessionStorage.getItem(k); } catch (e) { return null; } },
+    set: function (k, v) { try { window.sessionStorage.setItem(k, v); } catch (e) { /* no storage */ } }
+  };
 
   function parseHash() {
-    var out = { q: "", cs: false };
+    var o = { q: "", cs: false };
     (window.location.hash || "").replace(/^#/, "").split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
       if (i < 0) return;
       var k = kv.slice(0, i), v;
       try { v = decodeURIComponent(kv.slice(i + 1).replace(/\+/g, " ")); } catch (e) { v = kv.slice(i + 1); }
-      if (k === "q") out.q = v;
-      if (k === "case") out.cs = v === "1";
+      if (k === "q") o.q = v;
+      if (k === "case") o.cs = v === "1";
     });
-    return out;
+    return o;
   }
   function writeHash() {
     var q = input.value;
@@ -70,8 +81,6 @@
     });
   }
 
-  function setStatus(text) { status.textContent = text; }
-
   function snippet(text, at, len) {
     var a = Math.max(0, at - SNIP), b = Math.min(text.length, at + len + SNIP);
     var p = h("p", "rs-snip");
@@ -88,38 +97,59 @@
     return n;
   }
 
+  function summary(final) {
+    var s = thousands(cur.matches) + " match" + (cur.matches === 1 ? "" : "es") + " in " +
+      thousands(cur.members) + " text" + (cur.members === 1 ? "" : "s") + ", " +
+      thousands(cur.done) + " of " + thousands(INDEX.length) + " searched";
+    if (cur.listed < cur.members) s += " (the first " + thousands(cur.listed) + " listed, then a line per " + WORD + ")";
+    if (cur.failed.length) s += "; " + cur.failed.length + " could not be read";
+    return final ? s : s + "…";
+  }
+  function report(final) {
+    status.textContent = summary(final);
+    // the live region speaks the end only: a search of 200 files changed it 200 times
+    if (final && said) said.textContent = status.textContent;
+  }
+  function restorePlace() {
+    if (restoreY === null) return;
+    if (doc.documentElement.scrollHeight >= restoreY + window.innerHeight || !cur || cur.ended) {
+      window.scrollTo(0, restoreY);
+      restoreY = null;
+    }
+  }
+
   function start() {
     var q = input.value;
     writeHash();
     run++;
     var me = run;
     out.textContent = "";
-    if (!q.trim()) { setStatus(""); stopBtn.disabled = true; return; }
+    if (!q.trim()) { status.textContent = ""; stopBtn.disabled = true; return; }
     var cs = caseBox.checked;
     var needle = cs ? q : q.toLowerCase();
-    cur = { matches: 0, members: 0, listed: 0, done: 0, failed: [] };
+    cur = { matches: 0, members: 0, listed: 0, done: 0, failed: [], ended: false };
     stopBtn.disabled = false;
     var list = h("ol", "rs-list");
     out.appendChild(list);
     var i = 0;
-    function report(final) {
-      var s = thousands(cur.matches) + " match" + (cur.matches === 1 ? "" : "es") + " in " +
-        thousands(cur.members) + " text" + (cur.members === 1 ? "" : "s") + ", " +
-        thousands(cur.done) + " of " + thousands(INDEX.length) + " searched";
-      if (cur.listed < cur.members) s += " (the first " + thousands(cur.listed) + " listed)";
-      if (cur.failed.length) s += "; " + cur.failed.length + " could not be read";
-      setStatus(final ? s : s + "…");
+    function finish() {
+      cur.ended = true;
+      report(true);
+      stopBtn.disabled = true;
+      restorePlace();
     }
     function next() {
       if (me !== run) return;
-      if (i >= INDEX.length) { report(true); stopBtn.disabled = true; return; }
+      if (i >= INDEX.length) { finish(); return; }
       var entry = INDEX[i++];
       load(entry[0], entry[2]).then(function (data) {
         if (me !== run) return;
-        scan(data, list, needle, cs, q);
-        cur.done++;
-        report(false);
-        window.setTimeout(next, 0);
+        scan(data, list, needle, cs, q, 0, null, function () {
+          cur.done++;
+          report(false);
+          restorePlace();
+          window.setTimeout(next, 0);
+        }, me);
       }, function () {
         if (me !== run) return;
         cur.failed.push(entry[0]);
@@ -131,43 +161,85 @@
     next();
   }
 
-  function scan(data, list, needle, cs, q) {
+  function pageLink(pages, page, q, anchor) {
+    return (pages[page] || pages[0] || "index.html") + "#q=" + enc(q) + (anchor ? "&at=" + enc(anchor) : "");
+  }
+
+  // one data file, SLICE results a task; ``section`` is its entry in the list once it has one
+  function scan(data, list, needle, cs, q, from, section, done, me) {
+    if (me !== run) return;
     var items = data.items || [], pages = data.pages || [];
-    var section = null;
-    for (var j = 0; j < items.length; j++) {
+    var title = String(data.title || data.key);
+    var made = 0, j = from, unlisted = 0;
+    var frag = doc.createDocumentFragment();
+    for (; j < items.length && made < SLICE; j++) {
       var it = items[j], text = String(it[4] || "");
       var hay = cs ? text : text.toLowerCase();
       var at = hay.indexOf(needle);
       if (at < 0) continue;
+      var k = count(hay, needle);
       cur.members++;
-      cur.matches += count(hay, needle);
-      if (cur.listed >= MAX_RESULTS) continue;
+      cur.matches += k;
+      if (cur.listed >= MAX_RESULTS) { unlisted++; continue; }
       cur.listed++;
+      made++;
       if (!section) {
         section = h("li", "rs-it");
-        section.appendChild(h("h2", "", String(data.title || data.key)));
+        section.appendChild(h("h2", "", title));
         section.appendChild(h("ul", "rs-items"));
         list.appendChild(section);
       }
       var li = h("li", "rs-item");
       var a = h("a", "", String(it[2]));
-      var page = pages[it[0]] || pages[0] || "index.html";
-      a.setAttribute("href", page + "#q=" + enc(q) + "&at=" + enc(String(it[1])));
+      a.setAttribute("href", pageLink(pages, it[0], q, String(it[1])));
+      a.setAttribute("aria-label", title + ", " + String(it[2]));
       li.appendChild(a);
-      if (typeof it[3] === "number") li.appendChild(h("span", "rs-reward", " reward " + it[3]));
-      var k = count(hay, needle);
+      if (typeof it[3] === "number") li.appendChild(h("span", "rs-reward", " reward " + fmt(it[3])));
       if (k > 1) li.appendChild(h("span", "rs-more", " · " + thousands(k) + " matches"));
       // the snippet of the original text, unless lower-casing changed its length (İ): then
       // the positions are the lower-cased text's
       li.appendChild(snippet(cs || hay.length === text.length ? text : hay, at, needle.length));
-      section.lastChild.appendChild(li);
+      frag.appendChild(li);
+    }
+    if (section && frag.childNodes.length) section.lastChild.appendChild(frag);
+    if (unlisted) {
+      // past the first MAX_RESULTS: how many more texts of this iteration match, and a way to them
+      if (!section) {
+        section = h("li", "rs-it");
+        section.appendChild(h("h2", "", title));
+        section.appendChild(h("ul", "rs-items"));
+        list.appendChild(section);
+      }
+      var line = section.querySelector(".rs-rest");
+      if (!line) {
+        line = h("li", "rs-rest");
+        line.setAttribute("data-n", "0");
+        var link = h("a", "", "");
+        link.setAttribute("href", pageLink(pages, 0, q, ""));
+        line.appendChild(link);
+        section.lastChild.appendChild(line);
+      }
+      var n = parseInt(line.getAttribute("data-n"), 10) + unlisted;
+      line.setAttribute("data-n", String(n));
+      line.firstChild.textContent = thousands(n) + " more text" + (n === 1 ? "" : "s") + " match here: open the " +
+        WORD + " with this search";
+    }
+    if (j < items.length) {
+      window.setTimeout(function () { scan(data, list, needle, cs, q, j, section, done, me); }, 0);
+    } else {
+      done();
     }
   }
 
   stopBtn.addEventListener("click", function () {
     run++;
     stopBtn.disabled = true;
-    if (cur) setStatus(status.textContent.replace(/…$/, "") + " (stopped)");
+    if (cur) {
+      cur.ended = true;
+      status.textContent = summary(true) + " (stopped)";
+      if (said) said.textContent = status.textContent;
+    }
+    input.focus(); // the button it was on is disabled now
   });
   var timer = null;
   input.addEventListener("input", function () {
@@ -178,17 +250,44 @@
     if (e.key === "Enter") { e.preventDefault(); window.clearTimeout(timer); start(); }
   });
   caseBox.addEventListener("change", start);
+  doc.addEventListener("keydown", function (e) {
+    // "/" to the search box, as on the iteration pages (not while typing in a field)
+    var t = e.target, tag = t && t.tagName;
+    if (e.key === "/" && !e.ctrlKey && !e.metaKey && !e.altKey && tag !== "INPUT" && tag !== "TEXTAREA" && tag !== "SELECT") {
+      e.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
 
-  function fromHash() {
-    var h = parseHash();
-    if (h.q === input.value && h.cs === caseBox.checked && cur) return; // our own address
-    input.value = h.q;
-    caseBox.checked = h.cs;
-    if (!INDEX.length) setStatus("This site holds no texts to search.");
-    else if (h.q) start();
+  // back from a result: the same search again, and the list where the reader left it
+  var saveTimer = null;
+  function savePlace() {
+    session.set(POS_KEY, JSON.stringify({ q: input.value, cs: caseBox.checked, y: window.scrollY }));
+  }
+  window.addEventListener("scroll", function () {
+    window.clearTimeout(saveTimer);
+    saveTimer = window.setTimeout(savePlace, 150);
+  }, { passive: true });
+  window.addEventListener("pagehide", savePlace);
+
+  function fromHash(initial) {
+    var hp = parseHash();
+    if (hp.q === input.value && hp.cs === caseBox.checked && cur) return; // our own address
+    input.value = hp.q;
+    caseBox.checked = hp.cs;
+    restoreY = null;
+    if (initial) {
+      var pos = null;
+      try { pos = JSON.parse(session.get(POS_KEY) || "null"); } catch (e) { pos = null; }
+      if (pos && pos.q === hp.q && pos.cs === hp.cs && typeof pos.y === "number" && pos.y > 0) restoreY = pos.y;
+    }
+    if (!INDEX.length) status.textContent = "This site holds no texts to search.";
+    else if (hp.q) start();
   }
   // a link or the back button to another search of this page
-  window.addEventListener("hashchange", fromHash);
-  fromHash();
-  input.focus();
+  window.addEventListener("hashchange", function () { fromHash(false); });
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the list is rebuilt
+  fromHash(true);
+  if (restoreY === null) input.focus();
 })();

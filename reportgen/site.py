@@ -1268,7 +1268,9 @@ def render_run(
         writer.write(INDEX_FILE, search_index_bytes(shards))
         word = "update" if run.format == "observe" else "iteration"
         writer.write(
-            "search.html", env.get_template("search.html").render({**common, "shards": len(shards), "word": word})
+            # without the header's link to itself
+            "search.html",
+            env.get_template("search.html").render({**common, "search": False, "shards": len(shards), "word": word}),
         )
     if run.code_diff is not None:
         writer.write(

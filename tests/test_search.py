@@ -114,7 +114,8 @@ def test_ppo_members_bring_their_prompts_and_conversations_their_calls(tmp_path)
     member = [i for i in items if i[1] == "g0-m0"]
     assert len(member) == 1  # the scenario's prompt once, for the group, not again for its member
     text = member[0][4]
-    for part in ("let me look", 'grep {"q":"needle"}', "found the needle", "done", "judged fair"):
+    # as the card shows them: the call's name, its arguments as indented JSON
+    for part in ("let me look", "grep", '"q": "needle"', "found the needle", "done", "judged fair"):
         assert part in text, part
 
 
@@ -154,3 +155,31 @@ def test_cli_option(tmp_path, jobs):
     assert not (tmp_path / "s" / "search.html").exists()
     r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "s"), "--search", "nope"])
     assert r.exit_code == 2
+
+
+def test_what_a_prompt_block_and_a_group_show_is_found(tmp_path):
+    """A prompt's reward text and scenario metadata, and tinker's conversations that the
+    logtree attributes to no member (in arith_sync, every answer of an eval group)."""
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q", reward_text="grade the SENTINEL-R", metadata={"rubric": "SENTINEL-M"}),
+        o.rollout(1, 0, 0, "a", metadata={"note": "SENTINEL-X"}),
+    )
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "s")
+    items = data_of(tmp_path / "s" / "train_iteration_000001_search.js", "RG_SEARCH_SHARD")["items"]
+    prompt = next(i[4] for i in items if i[2] == "group 0 · prompt")
+    assert "SENTINEL-R" in prompt and "SENTINEL-M" in prompt
+    assert "SENTINEL-X" in next(i[4] for i in items if i[2] == "group 0 · #0")
+    fixture = Path(__file__).parent / "fixtures" / "tinker" / "arith_sync"
+    build(str(fixture), tmp_path / "tk")
+    shard = tmp_path / "tk" / "eval_arith-hard_v2_x_iteration_000000_search.js"
+    items = data_of(shard, "RG_SEARCH_SHARD")["items"]
+    assert [i[1:3] for i in items if "conversation" in i[2]] == [
+        ["g0", "group 0 · conversation 1"],
+        ["g0", "group 0 · conversation 2"],
+        ["g0", "group 0 · conversation 3"],
+    ]
+    assert any("La réponse est 37." in i[4] for i in items)
+    index = data_of(tmp_path / "tk" / "search_index.js", "RG_SEARCH_INDEX")
+    assert any(e[0] == shard.name and e[1] == "Eval arith-hard_v2_x, step 0" for e in index)

@@ -9,6 +9,6 @@ FINGERPRINTS = {
     'index.html': 'da289730f332fa2050379becb53c2c1a415a79d0ef42e53bd0275d21f6190230',
     'iteration.html': '651b4bfde892c14b2bb76d87596dcd07c42dbec4f84adbb63c0a502f1786e8cd',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
-    'search.html': 'b323a7a7980aa31fcec6734ccabca2e3b79ce2e65f6ffdff0c26d7be21fd1bc4',
+    'search.html': '666fe466263481930488708abcdf5af5b721f46fc6f0adc48a7d60bda6210656',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

@@ -66,16 +66,18 @@ def block_main(context, missing=missing):
     l_0_word = resolve('word')
     l_0_shards = resolve('shards')
     pass
-    yield '\n<h1>Search every text of the run</h1>\n<form id="rs-form" class="viewer-bar" role="search" aria-label="Search the run" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="rs-q" placeholder="Search the prompts, completions, messages and tool calls of every '
+    yield '\n<h1>Search every text of the run</h1>\n<form id="rs-form" class="viewer-bar" role="search" aria-label="Search the run" data-word="'
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
-    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <output id="rs-status" aria-live="polite"></output>\n  </div>\n</form>\n<noscript><p class="note">The search of every '
+    yield '" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="rs-q" placeholder="Search the prompts, completions, messages and tool calls of every '
+    yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
+    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <span id="rs-status"></span>\n  </div>\n</form>\n<noscript><p class="note">The search of every '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield ' needs JavaScript. Browser find (Ctrl+F) works on each page, and each page\'s own search box filters its members.</p></noscript>\n<p class="subtle">It reads the texts of '
     yield escape(context.call(environment.getattr('{:,}', 'format'), (undefined(name='shards') if l_0_shards is missing else l_0_shards), _block_vars=_block_vars))
     yield ' '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield escape(('' if ((undefined(name='shards') if l_0_shards is missing else l_0_shards) == 1) else 's'))
-    yield ' one after another, in this browser; nothing leaves it. A match opens its member with the page\'s search set to the same text.</p>\n<div id="rs-results"></div>\n'
+    yield ' one after another, in this browser; nothing leaves it. A match opens its member with the page\'s search set to the same text.</p>\n<p id="rs-said" class="vh" aria-live="polite"></p>\n<div id="rs-results"></div>\n'
 
 def block_scripts(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -88,4 +90,4 @@ def block_scripts(context, missing=missing):
     yield '<script src="search_index.js"></script><script src="assets/search.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&10=70&16=72&17=74&20=80'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=70&10=72&16=74&17=76&21=82'

@@ -16,7 +16,8 @@ from typing import Any
 
 import orjson
 
-from ..model import Group, Member
+from ..model import Group, Member, Message, Prompt
+from .text import pretty_json
 
 INDEX_FILE = "search_index.js"
 
@@ -27,15 +28,41 @@ def shard_name(first_page: str) -> str:
     return f"{first_page[: -len('.html')]}_search.js"
 
 
-def _prompt_text(messages: Sequence[Any] | None) -> str:
-    return "\n".join(m.plain_text() for m in messages or ())
+def _messages_parts(messages: Sequence[Message]) -> list[str]:
+    parts: list[str] = []
+    for msg in messages:
+        if msg.role == "tool" and msg.name:
+            parts.append(msg.name)
+        parts.append(msg.plain_text())
+        for c in msg.tool_calls:
+            parts.append(c.name)
+            parts.append(c.arguments if isinstance(c.arguments, str) else pretty_json(c.arguments))
+        for u in msg.unparsed_tool_calls:
+            parts.append(u.raw_text)
+    return parts
+
+
+def _prompt_text(p: Prompt) -> str:
+    """A prompt's texts as its block shows them: messages, the reward text, the scenario
+    metadata."""
+    parts = _messages_parts(p.messages or ())
+    if p.reward_text:
+        parts.append(p.reward_text)
+    if p.metadata is not None:
+        parts.append(pretty_json(p.metadata))
+    return "\n".join(parts)
 
 
 def _member_text(m: Member) -> str:
-    text = m.full_text()
+    """A member's texts as its card shows them, so that search.html finds what a page's own
+    search finds there: tool call arguments as the card prints them (a string as it is,
+    other values as indented JSON), tool names, the judge's explanation, the metadata."""
+    parts = [m.completion] if m.completion is not None else _messages_parts(m.messages or ())
     if m.judge_explanation:
-        text += "\n" + m.judge_explanation
-    return text
+        parts.append(m.judge_explanation)
+    if m.metadata is not None:
+        parts.append(pretty_json(m.metadata))
+    return "\n".join(parts)
 
 
 def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
@@ -47,13 +74,18 @@ def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
         anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
         label = f"group {g.id}" if g.id is not None else "rollouts"
         if g.prompt is not None and g.prompt.messages:
-            items.append([page, anchor, f"{label} · prompt", None, _prompt_text(g.prompt.messages)])
+            items.append([page, anchor, f"{label} · prompt", None, _prompt_text(g.prompt)])
+        # tinker: conversations the logtree does not attribute to a member, shown in the group
+        given = {id(m.messages) for m in g.members if m.messages is not None}
+        convs = [c for c in g.conversations if id(c) not in given]
+        for ci, conv in enumerate(convs, 1):
+            items.append([page, anchor, f"{label} · conversation {ci}", None, "\n".join(_messages_parts(conv))])
         for m in g.members:
             who = f"{label} · #{m.member}"
             mp = m.prompt
             # PPO: each member its own prompt; a member of a group says the group's again
             if mp is not None and mp.messages and (g.prompt is None or mp.key != g.prompt.key):
-                items.append([page, f"{anchor}-m{m.member}", f"{who} · prompt", None, _prompt_text(mp.messages)])
+                items.append([page, f"{anchor}-m{m.member}", f"{who} · prompt", None, _prompt_text(mp)])
             if m.completion is None and not m.messages:
                 continue
             r = m.reward

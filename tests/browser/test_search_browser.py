@@ -52,6 +52,12 @@ def test_search_reads_every_update_and_opens_the_member(site, watched):
     wait_js(watched, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
     watched.page.wait_for_selector("#g2-m1.target-hl")
     assert watched.page.input_value("#f-q") == "img src"
+    # below the sticky bars, which the search in the address made taller
+    wait_js(
+        watched,
+        "document.getElementById('g2-m1').getBoundingClientRect().top >= "
+        "document.getElementById('rg-bar').getBoundingClientRect().bottom - 1",
+    )
     clean(watched, site)
 
 
@@ -72,4 +78,67 @@ def test_case_the_empty_result_and_the_link_from_a_page(site, watched):
     watched.page.click("a.to-search")
     wait_js(watched, "/2 of 2 searched$/.test((document.getElementById('rs-status') || {}).textContent || '')")
     assert results(watched) == ["Update 3: group 0 · #0"]
+    clean(watched, site)
+
+
+def test_past_a_thousand_texts_each_update_says_how_many_more(tmp_path, watched):
+    """1,200 texts match: the first 1,000 are listed, then the update that holds the rest says
+    how many and links its page with the search; rewards read as on the pages; the live
+    region speaks the end only."""
+    from ..obs import Obs
+
+    o = Obs().run("grpo", group_size=50)
+    for n in (1, 2):
+        o.batch(o.prompt(f"p:{n}", "q"))
+        o.batch(
+            *[
+                o.rollout(n, g, m, f"answer {n}.{g}.{m}", prompt=f"p:{n}", reward=m / 8)
+                for g in range(12)
+                for m in range(50)
+            ]
+        )
+        o.batch(o.update(n))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site, BuildOptions(groups_per_page=50))
+    watched.goto(file_url(site / "search.html") + "#q=answer")
+    wait_js(watched, "/2 of 2 searched/.test(document.getElementById('rs-status').textContent)")
+    wait_js(watched, "!/…$/.test(document.getElementById('rs-status').textContent)")
+    assert watched.page.inner_text("#rs-status") == (
+        "1,200 matches in 1,200 texts, 2 of 2 searched (the first 1,000 listed, then a line per update)"
+    )
+    assert watched.page.eval_on_selector_all(".rs-item", "e => e.length") == 1000
+    rest = watched.page.query_selector(".rs-rest a")
+    assert rest.inner_text() == "200 more texts match here: open the update with this search"
+    assert rest.get_attribute("href") == "train_iteration_000002.html#q=answer"
+    assert watched.page.inner_text("#rs-said") == watched.page.inner_text("#rs-status")
+    rewards = watched.page.eval_on_selector_all(".rs-reward", "e => e.slice(0, 3).map(x => x.textContent)")
+    assert rewards == [" reward 0", " reward 0.125", " reward 0.250"]
+    # "/" goes to the search box
+    watched.page.click("h1")
+    watched.page.keyboard.press("/")
+    assert watched.page.evaluate("document.activeElement.id") == "rs-q"
+    # back from a result: the same list, where the reader left it
+    watched.page.evaluate("window.scrollTo(0, 3000)")
+    watched.page.wait_for_timeout(300)
+    y = watched.page.evaluate("window.scrollY")
+    link = watched.page.eval_on_selector_all(
+        ".rs-item > a", "as => as.find(a => a.getBoundingClientRect().top > 100).getAttribute('href')"
+    )
+    watched.page.click(f'.rs-item > a[href="{link}"]')
+    watched.page.wait_for_url("**/train_iteration_*")
+    watched.page.go_back()
+    wait_js(watched, "!/…$/.test(document.getElementById('rs-status').textContent)")
+    wait_js(watched, f"Math.abs(window.scrollY - {y}) < 5")
+    clean(watched, site)
+
+
+def test_a_tinker_conversation_no_member_said_is_found_on_its_page(watched, tmp_path):
+    fixture = Path(__file__).parent.parent / "fixtures" / "tinker" / "arith_sync"
+    site = tmp_path / "tk"
+    build(str(fixture), site)
+    open_page(watched, site, "eval_arith-hard_v2_x_iteration_000000.html")
+    watched.page.fill("#f-q", "la réponse")
+    wait_js(watched, "location.hash.indexOf('q=') >= 0")
+    assert watched.page.is_visible("#g0") and not watched.page.is_visible("#rg-none")
+    assert watched.page.inner_text("#g0 .convs mark.hl").lower() == "la réponse"
     clean(watched, site)

@@ -744,6 +744,29 @@ def test_the_table_of_all_groups_follows_the_sort_and_its_links_keep_it(sites, w
     clean(watched, site)
 
 
+def test_the_link_to_the_table_on_the_first_page_keeps_the_sort(tmp_path, watched, monkeypatch):
+    """Past OVERVIEW_EVERYWHERE groups only the first page has the table; the other pages'
+    link to it takes the sort along, and the table opens, its rows in that order, and stays
+    open when the reader comes back to the page."""
+    import reportgen.site as site_mod
+
+    monkeypatch.setattr(site_mod, "OVERVIEW_EVERYWHERE", 5)
+    site = build_synthetic(tmp_path)
+    open_page(watched, site, "train_iteration_000001_p2.html", "#sort=mean")
+    assert watched.page.get_attribute("a.to-overview", "href") == "train_iteration_000001.html#at=all-groups&sort=mean"
+    watched.page.click("a.to-overview")
+    watched.page.wait_for_url("**/train_iteration_000001.html#at=all-groups&sort=mean")
+    watched.page.wait_for_selector("#all-groups[open]")
+    rows = watched.page.eval_on_selector_all("#all-groups tbody tr a", "as => as.map(a => a.textContent)")
+    assert rows[:2] == ["group 1", "group 2"]
+    watched.page.click("#all-groups tbody a >> text=group 6")
+    watched.page.wait_for_url("**/train_iteration_000001_p3.html*")
+    watched.page.go_back()
+    watched.page.wait_for_url("**/train_iteration_000001.html*")
+    watched.page.wait_for_selector("#all-groups[open]")
+    clean(watched, site)
+
+
 def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_path, watched, monkeypatch):
     """A flat PPO batch of more than ROLLOUTS_PER_PAGE rollouts gets several pages, by reward;
     the pager moves between them and a link to a member on the last one, opened on the first,
