@@ -179,3 +179,19 @@ def test_layout_facts_are_notes_not_problems(tmp_path):
     code, rep = _json(str(FIXTURES / "tinker" / "arith_resumed"))
     assert [n for n in rep["notes"] if n.startswith("run resumed at step")], rep
     assert not any("resumed" in p["message"] for p in rep["problems"])
+
+
+def test_metric_names_past_the_bound_are_a_note(tmp_path, monkeypatch):
+    """More distinct metric names than the site keeps is a limit of the site, not a fault of
+    the run: a note, exit code 0."""
+    import reportgen.model as model_mod
+    import reportgen.sources.observe as observe_mod
+
+    monkeypatch.setattr(observe_mod, "MAX_METRIC_NAMES", 2)
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 2)
+    o = Obs().run()
+    o.batch(o.update(1, a=1.0, b=2.0, c=3.0))
+    src = o.write(tmp_path / "src")
+    code, rep = _json(str(src))
+    assert code == 0 and rep["ok"], rep
+    assert [n for n in rep["notes"] if "more than 2 distinct metric names: 1 values" in n], rep
