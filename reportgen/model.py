@@ -315,8 +315,9 @@ class MetricTable:
             return None
         some = ", ".join(self.left_out_names)
         return (
-            f"more than {MAX_METRIC_NAMES:,} distinct metric names: {self.left_out:,} values of the later names "
-            f"are left out of the charts and downloads (the first: {some})"
+            f"more than {MAX_METRIC_NAMES:,} distinct metric names: {self.left_out:,} "
+            f"value{'' if self.left_out == 1 else 's'} of the later names "
+            f"{'is' if self.left_out == 1 else 'are'} left out of the charts and downloads (the first: {some})"
         )
 
     def leave_out(self, name: str) -> None:
