@@ -194,4 +194,6 @@ def test_metric_names_past_the_bound_are_a_note(tmp_path, monkeypatch):
     src = o.write(tmp_path / "src")
     code, rep = _json(str(src))
     assert code == 0 and rep["ok"], rep
-    assert [n for n in rep["notes"] if "more than 2 distinct metric names: 1 value of the later names is left out" in n], rep
+    assert [
+        n for n in rep["notes"] if "more than 2 distinct metric names: 1 value of the later names is left out" in n
+    ], rep
