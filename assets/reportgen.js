@@ -27,12 +27,15 @@
     }
     return tag === "textarea" || tag === "select" || t.isContentEditable;
   }
-  // localStorage may be missing or throw (privacy modes, some file:// setups): never fatal
-  var store = {
-    get: function (k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } },
-    set: function (k, v) { try { window.localStorage.setItem(k, v); return true; } catch (e) { return false; } },
-    del: function (k) { try { window.localStorage.removeItem(k); } catch (e) { /* ignore */ } }
-  };
+  // web storage may be missing or throw (privacy modes, some file:// setups): never fatal
+  function keeper(area) {
+    return {
+      get: function (k) { try { return window[area].getItem(k); } catch (e) { return null; } },
+      set: function (k, v) { try { window[area].setItem(k, v); return true; } catch (e) { return false; } },
+      del: function (k) { try { window[area].removeItem(k); } catch (e) { /* ignore */ } }
+    };
+  }
+  var store = keeper("localStorage"), session = keeper("sessionStorage");
   // 1,024: counts written as the pages write them (not toLocaleString: the same in every locale)
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function num(s) {
@@ -474,10 +477,8 @@
   if (overview) {
     // open or closed as the reader left it on this page (back from a group it links)
     var OPEN_KEY = "reportgen.allgroups." + window.location.pathname;
-    try { if (window.sessionStorage.getItem(OPEN_KEY) === "1") overview.open = true; } catch (e) { /* no storage */ }
-    overview.addEventListener("toggle", function () {
-      try { window.sessionStorage.setItem(OPEN_KEY, overview.open ? "1" : "0"); } catch (e) { /* no storage */ }
-    });
+    if (session.get(OPEN_KEY) === "1") overview.open = true;
+    overview.addEventListener("toggle", function () { session.set(OPEN_KEY, overview.open ? "1" : "0"); });
   }
   function applySort() {
     var sorted = groups.slice().sort(byKey(state.sort));

@@ -38,6 +38,7 @@ from .iteration import (
     conversation_view,
     duplicate_ids,
     fmt_signed,
+    group_anchor,
     json_tree,
     reward_stats,
     rolecls,
@@ -642,9 +643,8 @@ def _group(
     dups = duplicate_ids(g) if part is None else part[3]
     rmin, rmax, mean, std = reward_stats(g.rewards() if part is None else part[0].rewards())
     spread = (rmax - rmin) if rmax is not None and rmin is not None else None
-    anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
+    anchor, label = group_anchor(g, index)
     gkey = str(g.id) if g.id is not None else "-"
-    label = f"group {g.id}" if g.id is not None else "rollouts"
     pkey = g.prompt.key if g.prompt is not None else None
     w(
         f'<section class="group" id="{anchor}" aria-labelledby="{anchor}-h" data-prompt="{esc(pkey or "")}" '

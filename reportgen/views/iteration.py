@@ -426,6 +426,15 @@ def duplicate_ids(g: Group) -> set[int]:
     return {id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages)}
 
 
+def group_anchor(g: Group, index: int) -> tuple[str, str]:
+    """(anchor, label) of a group on its page, ``index`` its place there: ``g3`` and "group 3",
+    or ``g-0`` and "rollouts" for PPO's batch without a group. Cards, the table of all groups
+    and the search's links all name a group so."""
+    if g.id is not None:
+        return f"g{g.id}", f"group {g.id}"
+    return f"g-{index}", "rollouts"
+
+
 def reward_stats(rewards: Sequence[float]) -> tuple[float | None, float | None, float | None, float | None]:
     """(lowest, highest, mean, std) of a group's rewards; all None without rewards."""
     if not rewards:
@@ -467,10 +476,11 @@ def groups_overview(plan: Sequence[Sequence[PageEntry]], training_known: bool) -
                 continue  # a later part of a large group: the row is its first page's
             low, high, mean, _std = reward_stats(g.rewards())
             states = [m.trained for m in g.members] if training_known else []
+            anchor, label = group_anchor(g, index)
             rows.append(
                 OverviewRow(
-                    label=f"group {g.id}" if g.id is not None else "rollouts",
-                    anchor=f"g{g.id}" if g.id is not None else f"g-{index}",
+                    label=label,
+                    anchor=anchor,
                     page=p,
                     members=len(g.members),
                     low=low,

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from ..model import Group, Member, Message, Prompt
+from .iteration import group_anchor
 from .text import pretty_json
 
 INDEX_FILE = "search_index.js"
@@ -71,8 +72,7 @@ def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
     anchors them; ``page`` is the page's index among the iteration's pages."""
     items: list[list[Any]] = []
     for index, g in enumerate(groups):
-        anchor = f"g{g.id}" if g.id is not None else f"g-{index}"
-        label = f"group {g.id}" if g.id is not None else "rollouts"
+        anchor, label = group_anchor(g, index)
         if g.prompt is not None and g.prompt.messages:
             items.append([page, anchor, f"{label} · prompt", None, _prompt_text(g.prompt)])
         # tinker: conversations the logtree does not attribute to a member, shown in the group
