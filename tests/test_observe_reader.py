@@ -901,3 +901,29 @@ def test_metric_names_past_the_bound_are_counted_not_kept(tmp_path, monkeypatch)
     assert any("6 values of the later names" in w for w in again.warnings), again.warnings
     header = (site / "metrics.csv").read_text().splitlines()[0]
     assert "env/task_2_1" not in header and "reward/mean" in header
+
+
+def test_lines_longer_than_a_piece_across_the_scan_workers_ranges(tmp_path, monkeypatch):
+    """The scan's workers read their ranges a piece at a time, and the line crossing a range's
+    start or end a piece at a time too (readline() held a line of 60 MiB whole): with pieces
+    of 16 bytes and ranges of 64, the same index as the serial scan."""
+    from reportgen.sources import observe
+
+    o = Obs().run("grpo", group_size=3)
+    for n in range(1, 6):
+        o.batch(
+            o.prompt(f"p:{n}", "q" * (n * 37)),
+            *[o.rollout(n, 0, m, "long " * (50 * m + n), prompt=f"p:{n}") for m in range(3)],
+        )
+        o.batch(o.update(n, reward__mean=n / 10))
+    src = o.write(tmp_path / "src")
+    monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
+    monkeypatch.setattr(observe, "_MIN_RANGE", 64)
+    monkeypatch.setattr(observe, "_RANGE_PIECE", 16)
+    runs = [ObserveReader(Storage(str(src))).scan(jobs=jobs) for jobs in (1, 2)]
+    for run in runs:
+        assert [(r.number, r.rollouts) for r in run.iterations] == [(n, 3) for n in range(1, 6)]
+        assert run.warnings == []
+    reader = ObserveReader(Storage(str(src)))
+    ref = reader.scan(jobs=2).iterations[4]
+    assert [m.completion for m in reader.load(ref).groups[0].members] == ["long " * (50 * m + 5) for m in range(3)]

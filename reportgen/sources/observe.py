@@ -319,31 +319,21 @@ def _range_pieces(f: IO[bytes], start: int, b: int) -> Iterator[bytes]:
         last = piece
         yield piece
     if last[-1:] != b"\n":
-        # the rest of the line that crosses b, a piece at a time: readline() read a line of
-        # 60 MiB whole, beside the pieces before it
-        while True:
-            piece = f.read(_RANGE_PIECE)
-            if not piece:
-                return
-            k = piece.find(b"\n")
-            if k >= 0:
-                yield piece[: k + 1]
-                return
-            yield piece
+        yield from _rest_of_line(f)  # the line that crosses b
 
 
-def _after_line(f: IO[bytes], at: int) -> int:
-    """Where the line that ``at`` (f's position) is in ends, read a piece at a time (readline()
-    held all of a line of 60 MiB only to skip it); the file's end if it does not."""
-    pos = at
+def _rest_of_line(f: IO[bytes]) -> Iterator[bytes]:
+    """The bytes from f's position to the end of its line (its newline included, or the end
+    of the file), a piece at a time: readline() held a line of 60 MiB whole."""
     while True:
         piece = f.read(_RANGE_PIECE)
         if not piece:
-            return pos
+            return
         k = piece.find(b"\n")
         if k >= 0:
-            return pos + k + 1
-        pos += len(piece)
+            yield piece[: k + 1]
+            return
+        yield piece
 
 
 def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int, Any]]:
@@ -355,7 +345,7 @@ def _classify_range(task: tuple[str, int, int, int, int]) -> list[tuple[int, int
         if a > base:
             f.seek(a - 1)
             if f.read(1) != b"\n":  # a is inside a line: the previous range owns it
-                start = _after_line(f, a)
+                start = a + sum(map(len, _rest_of_line(f)))
         f.seek(start)
         # read in pieces: a worker then holds a piece and the range's slim records, not
         # the range's bytes and their lines too (8 MiB or more each)
