@@ -145,11 +145,14 @@
     });
   }
 
+  // case-insensitive matching: lower case, and the final sigma as any sigma ("ΟΔΟΣ" lowers to
+  // "οδος", which "σ" must find); the same in search.js
+  function fold(s) { return s.toLowerCase().replace(/\u03c2/g, "\u03c3"); }
   function memberText(m) {
     if (m.text === null) {
       // exact texts only (the markdown copy would match twice), plus tool names and arguments
-      m.text = $all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
-        .map(function (e) { return e.textContent; }).join("\n").toLowerCase();
+      m.text = fold($all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
+        .map(function (e) { return e.textContent; }).join("\n"));
     }
     return m.text;
   }
@@ -160,7 +163,7 @@
       $all(".group-head .preview, .group-body > .prompt pre.text, .group-body > .prompt-missing, " +
         ".group-body > .convs pre.text, .group-body > .convs pre.args, .group-body > .convs .callname", g.el)
         .forEach(function (e) { parts.push(e.textContent); });
-      g.text = parts.join("\n").toLowerCase();
+      g.text = fold(parts.join("\n"));
     }
     return g.text;
   }
@@ -367,7 +370,7 @@
     return true;
   }
   function applyFilters() {
-    var q = state.q.trim().toLowerCase();
+    var q = fold(state.q.trim());
     var active = activeFilters();
     var shown = 0, groupsShown = 0;
     groups.forEach(function (g) {
@@ -426,7 +429,7 @@
         acceptNode: function (n) {
           var p = n.parentNode;
           if (!p || p.closest(".katex, .member-head, .msg-head, summary.nohl, button, label")) return NodeFilter.FILTER_REJECT;
-          return n.nodeValue.toLowerCase().indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+          return fold(n.nodeValue).indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
         }
       });
       var nodes = [];
@@ -434,7 +437,7 @@
       for (var i = 0; i < nodes.length && marks < MAX_MARKS; i++) {
         var node = nodes[i];
         var text = node.nodeValue;
-        var low = text.toLowerCase();
+        var low = fold(text);
         var frag = doc.createDocumentFragment();
         var pos = 0, at;
         while ((at = low.indexOf(q, pos)) >= 0 && marks < MAX_MARKS) {

@@ -37,6 +37,8 @@
   }
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function enc(s) { return encodeURIComponent(s); }
+  // case-insensitive matching: lower case, and the final sigma as any sigma (as reportgen.js)
+  function fold(s) { return s.toLowerCase().replace(/\u03c2/g, "\u03c3"); }
   function fmt(r) { return Number.isInteger(r) ? String(r) : r.toFixed(3); } // as the pages
   var session = {
     get: function (k) { try { return window.sessionStorage.getItem(k); } catch (e) { return null; } },
@@ -126,7 +128,7 @@
     out.textContent = "";
     if (!q.trim()) { status.textContent = ""; stopBtn.disabled = true; return; }
     var cs = caseBox.checked;
-    var needle = cs ? q : q.toLowerCase();
+    var needle = cs ? q : fold(q);
     cur = { matches: 0, members: 0, listed: 0, done: 0, failed: [], ended: false };
     stopBtn.disabled = false;
     var list = h("ol", "rs-list");
@@ -174,7 +176,7 @@
     var frag = doc.createDocumentFragment();
     for (; j < items.length && made < SLICE; j++) {
       var it = items[j], text = String(it[4] || "");
-      var hay = cs ? text : text.toLowerCase();
+      var hay = cs ? text : fold(text);
       var at = hay.indexOf(needle);
       if (at < 0) continue;
       var k = count(hay, needle);

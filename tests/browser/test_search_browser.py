@@ -142,3 +142,23 @@ def test_a_tinker_conversation_no_member_said_is_found_on_its_page(watched, tmp_
     assert watched.page.is_visible("#g0") and not watched.page.is_visible("#rg-none")
     assert watched.page.inner_text("#g0 .convs mark.hl").lower() == "la réponse"
     clean(watched, site)
+
+
+def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
+    """"ΟΔΟΣ" lowers to "οδος" (a final sigma): "Σ" and "οδοσ" find it, on search.html and
+    with a page's own search."""
+    from ..obs import Obs
+
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "ΜΙΑ ΟΔΟΣ"), o.rollout(1, 0, 1, "other"))
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    for q in ("%CE%A3", "%CE%BF%CE%B4%CE%BF%CF%83"):  # Σ, then οδοσ
+        watched.goto(file_url(site / "search.html") + "#q=" + q)
+        wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
+        assert results(watched) == ["Update 1: group 0 · #0"], q
+    open_page(watched, site, "train_iteration_000001.html", "#q=%CE%BF%CE%B4%CE%BF%CF%83")
+    assert watched.page.inner_text("#rg-count").startswith("1 of 2 shown")
+    assert watched.page.inner_text("mark.hl") == "ΟΔΟΣ"
+    clean(watched, site)
