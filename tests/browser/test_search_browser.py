@@ -145,7 +145,7 @@ def test_a_tinker_conversation_no_member_said_is_found_on_its_page(watched, tmp_
 
 
 def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
-    """"ΟΔΟΣ" lowers to "οδος" (a final sigma): "Σ" and "οδοσ" find it, on search.html and
+    """The text "ΟΔΟΣ" lowers to "οδος" (a final sigma): "Σ" and "οδοσ" find it, on search.html and
     with a page's own search."""
     from ..obs import Obs
 
