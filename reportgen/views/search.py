@@ -97,7 +97,10 @@ def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
 
 def _inert_json(value: Any) -> bytes:
     """JSON with every ``<`` as ``\\u003c``: like every data file of the site, no ``</script>`` or
-    ``<!--`` even where no HTML is parsed. ``<`` is only ever inside a string here."""
+    ``<!--`` even where no HTML is parsed. ``<`` is only ever inside a string here. Not
+    ``text.script_json``: its ``str.translate`` would walk every text of the run once more
+    (these files hold them all), where a ``bytes.replace`` finds the few ``<`` with memchr;
+    the keys here are ours, so its ``__proto__`` rule has nothing to do."""
     try:
         data = orjson.dumps(value)
     except (TypeError, orjson.JSONEncodeError):  # a lone surrogate, a number past 64 bits
