@@ -129,9 +129,11 @@
     if (!q.trim()) { status.textContent = ""; stopBtn.disabled = true; return; }
     var cs = caseBox.checked;
     var needle = cs ? q : fold(q);
+    var list = h("ol", "rs-list");
+    // this search: what it looks for and where it lists it (cur: what it found so far)
+    var search = { id: me, q: q, cs: cs, needle: needle, list: list };
     cur = { matches: 0, members: 0, listed: 0, done: 0, failed: [], ended: false };
     stopBtn.disabled = false;
-    var list = h("ol", "rs-list");
     out.appendChild(list);
     var i = 0;
     function finish() {
@@ -146,12 +148,12 @@
       var entry = INDEX[i++];
       load(entry[0], entry[2]).then(function (data) {
         if (me !== run) return;
-        scan(data, list, needle, cs, q, 0, null, function () {
+        scan(search, data, 0, null, function () {
           cur.done++;
           report(false);
           restorePlace();
           window.setTimeout(next, 0);
-        }, me);
+        });
       }, function () {
         if (me !== run) return;
         cur.failed.push(entry[0]);
@@ -168,8 +170,9 @@
   }
 
   // one data file, SLICE results a task; ``section`` is its entry in the list once it has one
-  function scan(data, list, needle, cs, q, from, section, done, me) {
-    if (me !== run) return;
+  function scan(search, data, from, section, done) {
+    if (search.id !== run) return;
+    var needle = search.needle, cs = search.cs, q = search.q, list = search.list;
     var items = data.items || [], pages = data.pages || [];
     var title = String(data.title || data.key);
     var made = 0, j = from, unlisted = 0;
@@ -227,7 +230,7 @@
         WORD + " with this search";
     }
     if (j < items.length) {
-      window.setTimeout(function () { scan(data, list, needle, cs, q, j, section, done, me); }, 0);
+      window.setTimeout(function () { scan(search, data, j, section, done); }, 0);
     } else {
       done();
     }
