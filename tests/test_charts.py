@@ -333,7 +333,7 @@ def test_downloads_come_a_block_of_rows_at_a_time(monkeypatch):
     assert list(csv.reader(io.StringIO(b"".join(csv_parts).decode())))[1][0] == str(min(steps))
     cols = charts.Columns(run)
     for name in cols.names:
-        whole = cols.json[name][1:-1].split(b",")
+        whole = cols.json(name)[1:-1].split(b",")
         for _ in range(30):
             a = rnd.randrange(0, 41)
             b = rnd.randrange(a, 41)

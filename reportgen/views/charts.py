@@ -23,7 +23,6 @@ import re
 from array import array
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
 import orjson
@@ -319,55 +318,71 @@ def _order(run: Run) -> list[int]:
     return sorted(range(len(steps)), key=steps.__getitem__)
 
 
-def _column_values(col: array, order: list[int]) -> list[float] | list[int | None]:
-    """A column in step order; an all-integer column as ints (NaN as None), else floats."""
+def _column_values(col: array, order: list[int] | None, ints: bool | None = None) -> list[float] | list[int | None]:
+    """A column in step order (``order`` None: it is); an all-integer column as ints (NaN as
+    None), else floats. ``ints`` given: whether the whole column is all-integer, for a slice."""
     values = col.tolist()
-    if order != list(range(len(values))):
+    if order is not None:
         values = [values[i] for i in order]
-    # counted with map() at C speed: 10,000 x 200 values go through here
-    n_finite = sum(map(math.isfinite, values))
-    if (
-        n_finite
-        and sum(map(float.is_integer, values)) == n_finite
-        and max(map(abs, filter(math.isfinite, values))) < 2**53  # a NaN would poison max()
-    ):
+    if ints is None:
+        ints = _all_integer(values)
+    if ints:
         return [int(v) if math.isfinite(v) else None for v in values]
     return values
 
 
+def _all_integer(values: list[float]) -> bool:
+    # counted with map() at C speed: 10,000 x 200 values go through here
+    n_finite = sum(map(math.isfinite, values))
+    return bool(
+        n_finite
+        and sum(map(float.is_integer, values)) == n_finite
+        and max(map(abs, filter(math.isfinite, values))) < 2**53  # a NaN would poison max()
+    )
+
+
 class Columns:
-    """Every metric serialised once, in step order, for the data file and the downloads.
+    """Every metric in step order, serialised for the data files and the downloads.
 
     orjson writes non-finite floats as null and other floats in their shortest
     form that reads back exactly, so the hover can show exact values.
+
+    Nothing of the whole table is kept as JSON: a column is written when a file needs it,
+    and the downloads write a block of rows at a time. A run of 16,780 updates of 500
+    metrics held 160 MB of column texts, and as much again in the explorer's chunk files.
     """
 
     def __init__(self, run: Run) -> None:
         mt = run.metrics
-        self.order = _order(run)
+        order = _order(run)
+        self._order = None if order == list(range(len(order))) else order
         self.names = mt.names()
-        self.steps = [mt.steps[i] for i in self.order]
-        self.times = [mt.times[i] for i in self.order]
-        self.json = {n: kept(orjson.dumps(_column_values(mt.columns[n], self.order))) for n in self.names}
-        self._before: dict[str, array] = {}
+        self.steps = [mt.steps[i] for i in order]
+        self.times = [mt.times[i] for i in order]
+        self._columns = mt.columns
+        # whether a column is written as integers is decided on the whole column, so that
+        # every block of the downloads writes its values alike
+        self._ints = {n: _all_integer(mt.columns[n].tolist()) for n in self.names}
+
+    def json(self, name: str) -> bytes:
+        """The column as a JSON array."""
+        return orjson.dumps(_column_values(self._columns[name], self._order, self._ints[name]))
 
     def cells(self, name: str, null: bytes = b"null", start: int = 0, stop: int | None = None) -> list[bytes]:
         """The column's values of rows [start, stop) as JSON texts, one per row (``null``, or
         ``null`` given, for no value)."""
-        text = self.json[name]
         stop = len(self.steps) if stop is None else stop
         if start >= stop:
             return []
-        before = self._before.get(name)
-        if before is None:
-            # the characters of the cells before each row: row k starts at 1 + k + before[k]
-            # (the "[" and k commas), so a block of rows is one slice of the text (8 bytes a
-            # value, against about 40 for each cell as a bytes object)
-            before = self._before[name] = array("q", accumulate(map(len, text[1:-1].split(b",")), initial=0))
-        part = text[1 + start + before[start] : stop + before[stop]]
+        col = self._columns[name]
+        if self._order is None:
+            part = col[start:stop]
+        else:
+            part = array("d", [col[i] for i in self._order[start:stop]])
+        text = orjson.dumps(_column_values(part, None, self._ints[name]))[1:-1]
         if null != b"null":
-            part = part.replace(b"null", null)  # the text holds only numbers, commas and nulls
-        return part.split(b",")
+            text = text.replace(b"null", null)  # the text holds only numbers, commas and nulls
+        return text.split(b",")
 
 
 def _step_domain(run: Run) -> list[float]:
@@ -415,8 +430,7 @@ def _iterations(refs: list[IterationRef]) -> dict[str, Any]:
     }
 
 
-def _times(run: Run, order: list[int]) -> tuple[float | None, list[float | None] | None]:
-    times = [run.metrics.times[i] for i in order]
+def _times(times: list[float | None]) -> tuple[float | None, list[float | None] | None]:
     known = [t for t in times if t is not None and math.isfinite(t)]
     if not known:
         return None, None
@@ -425,38 +439,47 @@ def _times(run: Run, order: list[int]) -> tuple[float | None, list[float | None]
     return t0, rel
 
 
-def _chunks(names: list[str], blobs: dict[str, bytes]) -> list[list[str]]:
+def _chunks(names: list[str], sizes: dict[str, int]) -> list[list[str]]:
     out: list[list[str]] = []
     size = CHUNK_BYTES
     for name in names:
-        if size + len(blobs[name]) > CHUNK_BYTES and (not out or out[-1]):
+        if size + sizes[name] > CHUNK_BYTES and (not out or out[-1]):
             out.append([])
             size = 0
         out[-1].append(name)
-        size += len(blobs[name]) + len(name) + 8
+        size += sizes[name] + len(name) + 8
     return out
 
 
-def _object_js(names: list[str], blobs: dict[str, bytes]) -> bytes:
-    parts = [script_key(n).encode() + b":" + blobs[n] for n in names]
+def _object_js(names: list[str], cols: Columns) -> bytes:
+    parts = [script_key(n).encode() + b":" + cols.json(n) for n in names]
     return b"{" + b",".join(parts) + b"}"
 
 
-def data_files(run: Run, charts: list[Chart] | None = None, cols: Columns | None = None) -> dict[str, bytes]:
-    """``metrics_data.js`` and, for big runs, the explorer's chunk files."""
+def _chunk_file(k: int, names: list[str], cols: Columns) -> Iterator[bytes]:
+    # a generator: the file's columns are written when the writer comes to it, one file at a time
+    yield b"(window.RG_METRIC_CHUNKS = window.RG_METRIC_CHUNKS || {})[" + str(k).encode() + b"] = "
+    yield _object_js(names, cols)
+    yield b";\n"
+
+
+def data_files(
+    run: Run, charts: list[Chart] | None = None, cols: Columns | None = None
+) -> dict[str, bytes | Iterator[bytes]]:
+    """``metrics_data.js`` and, for big runs, the explorer's chunk files (as pieces made
+    when they are written)."""
     charts = plan_charts(run) if charts is None else charts
     cols = Columns(run) if cols is None else cols
     mt = run.metrics
-    order = cols.order
     names = cols.names
-    blobs = cols.json
-    charted = {m for c in charts for m in c.metrics if m in blobs}
+    charted = {m for c in charts for m in c.metrics if m in mt.columns}
     rest = [n for n in names if n not in charted]
-    if sum(len(blobs[n]) for n in rest) <= INLINE_BYTES:
+    sizes = {n: len(cols.json(n)) for n in rest}
+    if sum(sizes.values()) <= INLINE_BYTES:
         inline, chunked = sorted(charted) + rest, []
     else:
-        inline, chunked = sorted(charted), _chunks(rest, blobs)
-    files: dict[str, bytes] = {}
+        inline, chunked = sorted(charted), _chunks(rest, sizes)
+    files: dict[str, bytes | Iterator[bytes]] = {}
     chunk_of: dict[str, int] = {}
     chunk_files = []
     for k, chunk in enumerate(chunked):
@@ -464,15 +487,9 @@ def data_files(run: Run, charts: list[Chart] | None = None, cols: Columns | None
         chunk_files.append(fname)
         for n in chunk:
             chunk_of[n] = k
-        files[fname] = (
-            b"(window.RG_METRIC_CHUNKS = window.RG_METRIC_CHUNKS || {})["
-            + str(k).encode()
-            + b"] = "
-            + _object_js(chunk, blobs)
-            + b";\n"
-        )
+        files[fname] = _chunk_file(k, chunk, cols)
     domain = _step_domain(run)
-    t0, times = _times(run, order)
+    t0, times = _times(cols.times)
     evals = {}
     for label, refs in sorted(run.evals.items()):
         ev = _iterations(refs)
@@ -512,7 +529,7 @@ def data_files(run: Run, charts: list[Chart] | None = None, cols: Columns | None
         b"/* reportgen: the run's metrics for the index charts (generated). */\nwindow.RG_METRICS = "
         + head[:-1]
         + b',"cols":'
-        + _object_js(inline, blobs)
+        + _object_js(inline, cols)
         + b"};\n"
     )
     return files
@@ -617,7 +634,7 @@ def chart_parts(run: Run) -> dict[str, bytes | Iterator[bytes]]:
     if not run.metrics.columns:
         return {}
     cols = Columns(run)
-    files: dict[str, bytes | Iterator[bytes]] = dict(data_files(run, cols=cols))
+    files = data_files(run, cols=cols)
     files[JSONL_FILE] = metrics_jsonl_parts(run, cols)
     files[CSV_FILE] = metrics_csv_parts(run, cols)
     return files
