@@ -29,3 +29,19 @@ def ignore_interrupts() -> None:
     build hung instead of ending. The main process cancels the tasks not begun and waits
     for the ones running (a page, a range of the export, a run of a sweep)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def release_memory() -> None:
+    """Hand the heap's free memory back to the kernel (glibc's malloc_trim; elsewhere nothing).
+
+    The build keeps freed memory for reuse (``site.tune_malloc``), which is right while
+    pages are being made, but a worker forked from this process counts every resident
+    page of it again in the summed RSS of the goal: trimmed before the render pool forks,
+    a build of 16,780 updates of 500 metrics went from 336 to 272 MiB in its main process
+    (3.5 ms)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass

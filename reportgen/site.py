@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .errors import InputError, OutputError
-from .memory import MEMORY_BUDGET, ignore_interrupts
+from .memory import MEMORY_BUDGET, ignore_interrupts, release_memory
 from .memory import rss as _rss
 from .model import IterationRef, Member, Run, page_name
 from .resources import assets_dir, templates_dir
@@ -225,6 +226,31 @@ def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
     except (OSError, orjson.JSONDecodeError):
         return None
     return (state, raw) if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
+
+
+def state_parts(head: dict[str, Any], reader: dict[str, Any] | None, pages: dict[str, Any]) -> Iterator[bytes]:
+    """The state file, ``head``'s keys then ``reader`` and ``pages``, in pieces: a value of
+    ``reader`` that is an iterator is written as a list a few hundred items at a time (an
+    observe scan's updates, whose metric rows are as large as the run's metric table; whole,
+    they and their JSON text added 170 MiB to a build of 16,780 updates of 500 metrics)."""
+    yield orjson.dumps(head)[:-1] + b',"reader":'
+    if reader is None:
+        yield b"null"
+    else:
+        lazy = {k: v for k, v in reader.items() if isinstance(v, Iterator)}
+        plain = orjson.dumps({k: v for k, v in reader.items() if k not in lazy})
+        yield plain[:-1]
+        sep = b"," if len(plain) > 2 else b""
+        for key, items in lazy.items():
+            yield sep + orjson.dumps(key) + b":["
+            sep = b","
+            first = True
+            while batch := list(islice(items, 256)):
+                yield (b"" if first else b",") + b",".join(map(orjson.dumps, batch))
+                first = False
+            yield b"]"
+        yield b"}"
+    yield b',"pages":' + orjson.dumps(pages) + b"}"
 
 
 def is_site(path: Path) -> bool:
@@ -985,14 +1011,18 @@ def workers_for_memory(reader: Any, refs: list[IterationRef], jobs: int, main_gr
     RSS summed over the processes (``main_growth``: what this process will add while
     they run). With 8 asked for: 7 workers on a 190 MiB GRPO export, 4 on one of 6,859
     small updates (a main process of 67 MiB that grows by 16 MiB of charts; 3 when the
-    charts took 54 MiB), 2 on one of a few huge updates (16,384 rollouts each)."""
+    charts took 54 MiB), 2 on one of a few huge updates (16,384 rollouts each).
+
+    0 when not even one fits: the pages are then rendered in this process, which holds
+    an iteration without a forked copy of its own pages beside it (a main process of 330
+    MiB, the index of 16,780 updates of 500 metrics, made a worker of 321 MiB)."""
     size = getattr(reader, "input_bytes", None)
     if size is None or not refs or jobs <= 1:
         return jobs
     largest = max(size(r) for r in refs)
     main = _rss()
     per_worker = max(_WORKER_BASE, main + _WORKER_OWN + _WORKER_PER_INPUT_BYTE * largest)
-    return max(1, min(jobs, (MEMORY_BUDGET - main - main_growth) // per_worker))
+    return max(0, min(jobs, (MEMORY_BUDGET - main - main_growth) // per_worker))
 
 
 def usable_cpus() -> int:
@@ -1136,7 +1166,17 @@ def render_run(
             return jobs > 1 and (len(todo) >= 3 or two_large) and "fork" in multiprocessing.get_all_start_methods()
 
         def start_pool(todo: list[tuple[int, int]], sized_by: list[tuple[int, int]]) -> tuple[Any, int]:
+            """The pool and its number of workers; (None, 0) when no worker fits the memory goal."""
             global _JOB, _WORKER_ENV
+            release_memory()  # what the scan freed would count again in every worker
+            workers = workers_for_memory(
+                reader,
+                [sequences[si][i] for si, i in sized_by],
+                min(jobs, len(todo)),
+                _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
+            )
+            if workers < 1:
+                return None, 0
             close = getattr(reader, "close", None)
             if close:
                 close()  # each worker opens its own handle
@@ -1147,12 +1187,6 @@ def render_run(
             _WORKER_ENV = env
             _JOB = job
             stack.callback(_forget_job)
-            workers = workers_for_memory(
-                reader,
-                [sequences[si][i] for si, i in sized_by],
-                min(jobs, len(todo)),
-                _CHART_BASE + _CHART_BYTES_PER_VALUE * len(run.metrics) * len(run.metrics.columns),
-            )
             ctx_mp = multiprocessing.get_context("fork")
             pool = stack.enter_context(
                 ProcessPoolExecutor(max_workers=workers, mp_context=ctx_mp, initializer=ignore_interrupts)
@@ -1165,12 +1199,15 @@ def render_run(
         pool: Any = None
         workers = 1
         rendered = []
+        refused = False  # no worker fits the memory goal: every page is rendered here
         # early only when the new pages alone give every worker one: a rebuild of one or two
         # new pages decides once it knows which old pages changed
         if worth_a_pool(certain) and (not rebuild or len(certain) >= jobs):
             # sized by every page: an old page whose key changed goes to the same workers
             pool, workers = start_pool(certain, tasks)
-            rendered.append(pool.map(_worker_task, certain, chunksize=tasks_per_chunk(len(certain), workers)))
+            refused = pool is None
+            if pool is not None:
+                rendered.append(pool.map(_worker_task, certain, chunksize=tasks_per_chunk(len(certain), workers)))
         if want_keys:
             keys = {(si, i): _page_keys(job, sequences[si][i], *neighbours(si, i)) for si, i in tasks}
         pending = tasks
@@ -1222,9 +1259,10 @@ def render_run(
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
 
-        if pool is None and worth_a_pool(pending):
+        if pool is None and not refused and worth_a_pool(pending):
             pool, workers = start_pool(pending, pending)
-            rendered.append(pool.map(_worker_task, pending, chunksize=tasks_per_chunk(len(pending), workers)))
+            if pool is not None:
+                rendered.append(pool.map(_worker_task, pending, chunksize=tasks_per_chunk(len(pending), workers)))
         elif pool is not None:
             started = set(certain)
             later = [t for t in pending if t not in started]  # old pages whose key changed
@@ -1417,18 +1455,8 @@ def _build(
         old_pages = old.get("pages", {}) if old is not None else {}
         reused = sum(1 for page, v in new_pages.items() if old_pages.get(page, {}).get("key") == v["key"])
         get_state = getattr(reader, "state", None)
-        writer.write(
-            STATE,
-            orjson.dumps(
-                {
-                    "format": STATE_FORMAT,
-                    "version": __version__,
-                    "fingerprint": fingerprint,
-                    "reader": get_state() if get_state is not None else None,
-                    "pages": new_pages,
-                }
-            ),
-        )
+        head = {"format": STATE_FORMAT, "version": __version__, "fingerprint": fingerprint}
+        writer.write(STATE, state_parts(head, get_state(lazy=True) if get_state is not None else None, new_pages))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:
             copy_assets(staging)

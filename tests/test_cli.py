@@ -115,11 +115,14 @@ def _gen():
     return mod
 
 
-def test_progress_reports_the_bytes_read_then_the_updates_rendered(tmp_path):
+def test_progress_reports_the_bytes_read_then_the_updates_rendered(tmp_path, monkeypatch):
     """A large export takes seconds to read: the bar shows the reading first (the bytes since
     the last build only, on a rebuild), then the updates rendered."""
     from reportgen.site import BuildOptions, build
 
+    from .test_incremental import small_main_process
+
+    small_main_process(monkeypatch)
     src = tmp_path / "run"
     _gen().generate(src, 6, 8, 8, 1, 60, 0.5, 0)
     export = src / "observe.jsonl"

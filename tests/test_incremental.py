@@ -55,11 +55,27 @@ def test_new_option_forces_full_build(tmp_path):
     assert build(str(src), site, BuildOptions(jobs=1, groups_per_page=2)).reused == 0
 
 
-def test_parallel_output_identical_to_serial(tmp_path):
+def small_main_process(monkeypatch) -> list[int]:
+    """The main process as small as a fresh command's (pytest's grows with the suite, and
+    past the memory goal no render worker is started); returns the list of pools started."""
+    from reportgen import site as site_mod
+
+    monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)
+    pools: list[int] = []
+    real = site_mod.ProcessPoolExecutor
+    monkeypatch.setattr(
+        site_mod, "ProcessPoolExecutor", lambda *a, **k: pools.append(k["max_workers"]) or real(*a, **k)
+    )
+    return pools
+
+
+def test_parallel_output_identical_to_serial(tmp_path, monkeypatch):
+    pools = small_main_process(monkeypatch)
     src = demo_dir() / "agent"
     a, b = tmp_path / "serial", tmp_path / "parallel"
     build(str(src), a, BuildOptions(jobs=1, incremental=False))
     build(str(src), b, BuildOptions(jobs=2, incremental=False))
+    assert pools == [2]
     assert snapshot(a) == snapshot(b)
 
 
@@ -69,6 +85,7 @@ def test_parallel_output_identical_to_serial_with_updates_sent_in_chunks(tmp_pat
     progress counts every update."""
     from reportgen import site as site_mod
 
+    small_main_process(monkeypatch)
     monkeypatch.setattr(site_mod, "_CHUNKS_PER_WORKER", 1)  # chunks with a demo run's few updates
     used = []
     real = site_mod.tasks_per_chunk
@@ -151,6 +168,7 @@ def test_parallel_rebuild_of_changed_pages_only_equals_a_full_build(tmp_path, mo
     with no new page, once the changed old pages are known: both give the full build's site."""
     import reportgen.site as site_mod
 
+    monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)  # as small as a fresh command's
     maps: list[int] = []
     real_map = site_mod.ProcessPoolExecutor.map
 
@@ -360,7 +378,7 @@ def test_workers_fit_the_memory_budget(monkeypatch):
     monkeypatch.setattr(site_mod, "_rss", lambda: 20 << 20)
     assert site_mod.workers_for_memory(Sized(1000), refs, 16) == 9  # 380 // 40, the floor
     monkeypatch.setattr(site_mod, "_rss", lambda: 60 << 20)
-    assert site_mod.workers_for_memory(Sized(1 << 30), refs, 4) == 1
+    assert site_mod.workers_for_memory(Sized(1 << 30), refs, 4) == 0  # none fits: rendered in the main process
     assert site_mod.workers_for_memory(object(), refs, 4) == 4
     assert site_mod.workers_for_memory(Sized(14 << 20), [], 4) == 4
 
@@ -623,3 +641,66 @@ def test_a_status_the_load_finds_is_the_same_whoever_renders_the_page(tmp_path):
     index = BeautifulSoup((sites["workers"] / "index.html").read_text(), "html.parser")
     assert "status-crashed" in index.select_one("tr#u1")["class"]
     assert '"crashed":[1]' in (sites["workers"] / "metrics_data.js").read_text()
+
+
+def test_no_worker_fits_then_pages_are_rendered_in_the_main_process(tmp_path, monkeypatch):
+    """When not even one render worker fits the memory goal (a main process made large by
+    the index of a long run), no pool is forked: the main process renders every page, the
+    site is the serial build's, and so is a rebuild after an append."""
+    from reportgen import site as site_mod
+
+    monkeypatch.setattr(site_mod, "workers_for_memory", lambda *a, **k: 0)
+    pools = []
+    real = site_mod.ProcessPoolExecutor
+    monkeypatch.setattr(site_mod, "ProcessPoolExecutor", lambda *a, **k: pools.append(1) or real(*a, **k))
+    src = demo_dir() / "agent"
+    a, b = tmp_path / "serial", tmp_path / "asked-for-two"
+    build(str(src), a, BuildOptions(jobs=1, incremental=False))
+    build(str(src), b, BuildOptions(jobs=2, incremental=False))
+    assert not pools
+    assert snapshot(a) == snapshot(b)
+    part, rest = _split_demo(tmp_path)
+    inc, full = tmp_path / "inc", tmp_path / "full"
+    build(str(part), inc, BuildOptions(jobs=2))
+    with open(part / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    assert build(str(part), inc, BuildOptions(jobs=2)).reused > 0
+    build(str(part), full, BuildOptions(jobs=1, incremental=False))
+    assert not pools
+    assert snapshot(inc) == snapshot(full)
+
+
+def test_state_file_written_in_pieces_is_the_whole_json():
+    """state_parts() writes a reader's iterators (an observe scan's updates) a few hundred
+    items at a time; the file reads back as the JSON of the whole state."""
+    from collections.abc import Iterator
+
+    import orjson
+
+    from reportgen.site import state_parts
+
+    rows = [[k, "x" * (k % 7), None, [k, k + 1]] for k in range(700)]
+    for reader in (None, {}, {"a": 1}, {"u": iter([])}, {"a": [1], "u": iter(rows), "v": iter([2])}, {"u": iter(rows)}):
+        want = None if reader is None else {k: list(v) if isinstance(v, Iterator) else v for k, v in reader.items()}
+        again = (
+            None
+            if want is None
+            else {k: iter(want[k]) if isinstance(reader[k], Iterator) else v for k, v in want.items()}
+        )
+        data = b"".join(state_parts({"format": 3, "version": "t"}, again, {"p.html": {"key": "k"}}))
+        assert orjson.loads(data) == {"format": 3, "version": "t", "reader": want, "pages": {"p.html": {"key": "k"}}}
+
+
+def test_observe_state_written_by_a_build_is_the_readers_state(tmp_path):
+    import orjson
+
+    from reportgen.sources.detect import open_source
+
+    src = demo_dir() / "grpo"
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    reader = open_source(str(src))
+    reader.scan()
+    saved = orjson.loads((site / STATE).read_bytes())["reader"]
+    assert saved == orjson.loads(orjson.dumps(reader.state()))
+    assert isinstance(saved["updates"], list) and saved["updates"]

@@ -126,6 +126,9 @@ def test_an_error_of_the_main_process_stops_the_workers_rendering(tmp_path, monk
     build stops without waiting for the pages not yet begun, and the previous site stays."""
     import reportgen.site as site_mod
 
+    from .test_incremental import small_main_process
+
+    pools = small_main_process(monkeypatch)
     src = many_updates(tmp_path / "src", 40)
     out = tmp_path / "site"
     build(str(src), out, BuildOptions(jobs=1))
@@ -146,6 +149,7 @@ def test_an_error_of_the_main_process_stops_the_workers_rendering(tmp_path, monk
     monkeypatch.setattr("reportgen.views.charts.chart_parts", boom)
     with pytest.raises(OSError, match="No space left"):
         build(str(src), out, BuildOptions(jobs=2, incremental=False))
+    assert pools == [2]
     assert len(log.read_text()) < 20  # of 40: the pages not begun were dropped
     assert hash_tree(out) == before and leftovers(out) == []
 

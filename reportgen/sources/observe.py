@@ -27,10 +27,12 @@ import math
 import multiprocessing
 import sys
 from array import array
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from typing import IO, Any
 
 import orjson
@@ -859,11 +861,11 @@ class ObserveReader:
                 size = self.storage.size(self.file)
             except (OSError, InputError):
                 size = None
-        if size is None or size - offset < _PARALLEL_MIN:
+        path = self.storage.local_path(self.file) if size is not None else None
+        if size is None or path is None or size - offset < _PARALLEL_MIN:
             with self.storage.open(self.file) as f:
                 yield from _classify_stream(f, offset)
             return
-        path = self.storage.local_path(self.file)
         left = size - offset
         # ranges of 8 MiB (fewer batches cut at their ends, which this process assembles line by
         # line), or one per worker for a rebuild's few MiB, or more for a file too large for 8 MiB
@@ -873,9 +875,19 @@ class ObserveReader:
         workers = min(len(bounds), scan_workers_for_memory(jobs, step))
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=ignore_interrupts) as pool:
             try:
-                results = pool.map(_classify_range, [(path, a, b, offset, size) for a, b in bounds])
-                for part in results:
+                # a range or so ahead of the workers, not all at once: this process ingests
+                # more slowly than they classify when updates carry hundreds of metrics, and
+                # pool.map() had their results pile up here (29 MiB a range of such updates:
+                # a build of 16,780 updates of 500 metrics held 300 MiB more at some runs)
+                todo = iter([(path, a, b, offset, size) for a, b in bounds])
+                ahead = deque(pool.submit(_classify_range, t) for t in islice(todo, workers + 1))
+                while ahead:
+                    part = ahead.popleft().result()
+                    nxt = next(todo, None)
+                    if nxt is not None:
+                        ahead.append(pool.submit(_classify_range, nxt))
                     yield from part
+                    del part
             except BaseException:  # Ctrl-C, an error: the ranges not begun are not read
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
@@ -890,10 +902,13 @@ class ObserveReader:
             tail = f.read(end - max(0, end - 65536))
         return [hashlib.sha256(head).hexdigest(), hashlib.sha256(tail).hexdigest()]
 
-    def state(self) -> dict[str, Any]:
-        """The scan's index as plain JSON data, to go on reading next time."""
+    def state(self, lazy: bool = False) -> dict[str, Any]:
+        """The scan's index as plain JSON data, to go on reading next time. ``lazy``: its
+        ``updates`` as an iterator, for a writer that writes them one at a time (their
+        metric rows, in base64, are as large as the run's metric table)."""
         st = self._st
         names = list(self._metric_index)
+        rows = self._update_rows()
         return {
             "file": self.file,
             "fingerprint": self._fingerprint(st.consumed) if st.consumed else None,
@@ -926,22 +941,25 @@ class ObserveReader:
             "metrics_left_out": [self._left_out.left_out, self._left_out.left_out_names],
             "prompt_keys": self._key_names,
             "prompts": [[seg, i, *_unpack_span(v)] for seg, spans in self._prompts.items() for i, v in spans.items()],
-            "updates": [
-                [
-                    u.segment,
-                    u.update,
-                    u.rollout_spans,
-                    u.side_spans,
-                    u.status,
-                    u.time,
-                    None if u.metrics is None else _packed_row(u.metrics),
-                    u.rollouts,
-                    u.prompt_ids.tolist() if u.tidy else sorted(set(u.prompt_ids)),
-                    u.flat_ids.tolist() if u.tidy else sorted(set(u.flat_ids)),
-                ]
-                for u in self._updates.values()
-            ],
+            "updates": (rows if lazy else list(rows)),
         }
+
+    def _update_rows(self) -> Iterator[list[Any]]:
+        return (
+            [
+                u.segment,
+                u.update,
+                u.rollout_spans,
+                u.side_spans,
+                u.status,
+                u.time,
+                None if u.metrics is None else _packed_row(u.metrics),
+                u.rollouts,
+                u.prompt_ids.tolist() if u.tidy else sorted(set(u.prompt_ids)),
+                u.flat_ids.tolist() if u.tidy else sorted(set(u.flat_ids)),
+            ]
+            for u in self._updates.values()
+        )
 
     def restore(self, state: dict[str, Any]) -> bool:
         """Take up a previous scan if the file only grew since; False if it must be read again."""
