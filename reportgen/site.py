@@ -219,13 +219,16 @@ def code_fingerprint() -> str:
 
 
 def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
-    """A site's state file, parsed and as read; None if it is missing or not ours."""
+    """A site's state file, parsed, and the SHA-256 of its bytes as read (not the bytes: the
+    state of a long run with many metrics is tens of MiB); None if it is missing or not ours."""
     try:
         raw = (out / STATE).read_bytes()
         state = orjson.loads(raw)
     except (OSError, orjson.JSONDecodeError):
         return None
-    return (state, raw) if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
+    digest = hashlib.sha256(raw).digest()
+    del raw
+    return (state, digest) if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
 
 
 def state_parts(head: dict[str, Any], reader: dict[str, Any] | None, pages: dict[str, Any]) -> Iterator[bytes]:
@@ -422,13 +425,13 @@ def _commit_in_place(staging: Path, out: Path, state: bytes, reused: Iterable[st
     folder names every top-level entry of the new site, OUT's state file is removed first and
     put back last, so a build killed during the move is finished by the next one
     (``recover_stale``), and a site without a state file is never reused from.
-    ``state``: OUT's state file as this build read it; if another build changed it since,
-    nothing is moved and ``SiteChanged`` is raised.
+    ``state``: the SHA-256 of OUT's state file as this build read it; if another build
+    changed it since, nothing is moved and ``SiteChanged`` is raised.
     """
     keep = set(os.listdir(staging)) | set(reused)
     with _commit_lock(out):
         try:
-            now = (out / STATE).read_bytes() if stat.S_ISREG(os.lstat(out / STATE).st_mode) else None
+            now = _file_digest(out / STATE) if stat.S_ISREG(os.lstat(out / STATE).st_mode) else None
         except OSError:
             now = None
         if now != state:
@@ -437,6 +440,14 @@ def _commit_in_place(staging: Path, out: Path, state: bytes, reused: Iterable[st
         os.unlink(out / STATE)
         _roll_forward(staging, out)
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def _file_digest(path: Path) -> bytes:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.digest()
 
 
 def _roll_forward(staging: Path, out: Path) -> None:
@@ -1394,7 +1405,7 @@ def _build(
     ).hexdigest()
     old_site = options.previous if options.previous is not None else out
     loaded = _load_state(old_site) if options.incremental and is_site(old_site) else None
-    old, old_raw = loaded if loaded is not None else (None, b"")
+    old, old_digest = loaded if loaded is not None else (None, b"")
     if old is not None and old.get("fingerprint") != fingerprint:
         old = None  # a new version, template or option: everything is built again
     restore = getattr(reader, "restore", None)
@@ -1403,6 +1414,8 @@ def _build(
             # shrunk or rewritten: the old pages' keys name byte offsets, which may now hold
             # other bytes of the same length (a letter changed): nothing is reused
             old = None
+        if old is not None:
+            old.pop("reader", None)  # taken up (its metric rows are as large as the metric table)
         run = reader.scan(jobs=options.jobs, progress=progress)
     # reusing OUT's own pages: only the new and changed files are written, then moved in
     in_place = old is not None and options.previous is None
@@ -1469,7 +1482,7 @@ def _build(
             reused_files = [f for page in new_pages.values() for f in page["files"]]
             if keep_assets:
                 reused_files.append("assets")
-            _commit_in_place(staging, out, old_raw, reused_files)
+            _commit_in_place(staging, out, old_digest, reused_files)
         else:
             _swap(staging, out)
     except BaseException as exc:

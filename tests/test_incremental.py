@@ -704,3 +704,40 @@ def test_observe_state_written_by_a_build_is_the_readers_state(tmp_path):
     saved = orjson.loads((site / STATE).read_bytes())["reader"]
     assert saved == orjson.loads(orjson.dumps(reader.state()))
     assert isinstance(saved["updates"], list) and saved["updates"]
+
+
+def test_a_state_file_changed_during_a_rebuild_makes_it_start_again(tmp_path, monkeypatch):
+    """A rebuild into its own folder checks, before moving its files in, that the state file
+    is still the one it read (compared by its SHA-256): another build's site is not mixed
+    with this one's, and the build starts again from that site."""
+    import reportgen.site as site_mod
+
+    src, rest = _split_demo(tmp_path)
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest)
+    real = site_mod.render_run
+    meddled: list[int] = []
+
+    def meddle(*a, **k):
+        out = real(*a, **k)
+        if not meddled:  # another build replaced the state file meanwhile
+            raw = (site / STATE).read_bytes()
+            (site / STATE).write_bytes(raw.replace(b'"format":', b'"format" :', 1))
+            meddled.append(1)
+        return out
+
+    monkeypatch.setattr(site_mod, "render_run", meddle)
+    commits: list[bytes] = []
+    real_commit = site_mod._commit_in_place
+    monkeypatch.setattr(
+        site_mod,
+        "_commit_in_place",
+        lambda staging, out, state, reused: commits.append(state) or real_commit(staging, out, state, reused),
+    )
+    build(str(src), site, BuildOptions(jobs=1))
+    assert meddled and len(commits) == 2 and commits[0] != commits[1]
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
