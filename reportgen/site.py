@@ -994,11 +994,11 @@ _WORKER_BASE = 40 << 20
 _WORKER_OWN = 10 << 20
 _WORKER_PER_INPUT_BYTE = 5
 # what the main process grows by while the workers render: the chart files, written a
-# block of rows at a time, measured at 13-41 bytes a metric value over 8 MiB (6,859 x 49,
-# 10,000 x 200, 300 x 2,000 and 50,000 x 20 updates x metrics); 200 bytes a value when the
-# downloads were built whole
-_CHART_BASE = 8 << 20
-_CHART_BYTES_PER_VALUE = 24
+# block of rows at a time and a column at a time, measured at 11 MiB for 12,757 x 200 and
+# 16,780 x 500 updates x metrics (1.5-4.8 bytes a value); 13-41 bytes a value when the
+# columns were kept as JSON, 200 when the downloads were built whole
+_CHART_BASE = 16 << 20
+_CHART_BYTES_PER_VALUE = 4
 
 
 # the least input two updates read for a rebuild to render them in two workers, not in turn

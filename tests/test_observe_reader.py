@@ -927,3 +927,56 @@ def test_lines_longer_than_a_piece_across_the_scan_workers_ranges(tmp_path, monk
     reader = ObserveReader(Storage(str(src)))
     ref = reader.scan(jobs=2).iterations[4]
     assert [m.completion for m in reader.load(ref).groups[0].members] == ["long " * (50 * m + 5) for m in range(3)]
+
+
+def test_metric_rows_whatever_the_order_and_the_types_of_the_names(tmp_path, monkeypatch):
+    """The scan's workers pack an update's metrics (names, values) and the main process takes
+    a row in one copy when the names come as before: names in another order, new names,
+    missing names, values that are not finite numbers (null, a bool, a string, 1e400) and
+    names past the bound give the values a name-by-name reading gives, serially and in
+    parallel, with `check`'s notes of non-finite values at their lines."""
+    import math
+
+    import reportgen.model as model_mod
+    import reportgen.sources.observe as observe_mod
+
+    monkeypatch.setattr(observe_mod, "MAX_METRIC_NAMES", 5)
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 5)
+    lines = [
+        {"a": 1.0, "b": 2.0},
+        {"a": 3.0, "b": 4.0},  # the same names: one copy
+        {"b": 5.0, "a": 6.0},  # another order
+        {"a": 7, "c": True, "b": None, "d": "x"},  # an int, a bool, a null, a string
+        {"a": 8.5, "c": 1.5},  # b missing
+        {"e": 2.5, "a": 12345.678, "f": 3.0, "g": 4.0},  # written 1e400: infinite; f, g past the bound
+        {"e": 2.5, "a": 1.0, "f": 3.0, "g": 4.0},  # the same names again: f and g left out again
+    ]
+    o = Obs().run()
+    for n, m in enumerate(lines, 1):
+        o.batch({"type": "update", "update": n, "status": "completed", "metrics": m})
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "observe.jsonl").write_text(o.text().replace("12345.678", "1e400"))
+    lines[5]["a"] = math.inf
+
+    def want(name: str, m: dict[str, Any]) -> float | None:
+        v = m.get(name)
+        if type(v) not in (int, float) or isinstance(v, bool) or not math.isfinite(v):
+            return None
+        return float(v)
+
+    for jobs in (1, 2):
+        monkeypatch.setattr(observe_mod, "_PARALLEL_MIN", 0 if jobs > 1 else 1 << 40)
+        monkeypatch.setattr(observe_mod, "_MIN_RANGE", 64)
+        reader = ObserveReader(Storage(str(src)))
+        reader.notes = []
+        run = reader.scan(jobs=jobs)
+        # d, which never had a number, takes a place in the bound but no column
+        assert sorted(run.metrics.columns) == ["a", "b", "c", "e"]
+        for row, m in enumerate(lines):
+            for name in "abce":
+                got = run.metrics.columns[name][row]
+                assert (None if math.isnan(got) else got) == want(name, m), (jobs, row, name)
+        assert run.metrics.left_out == 4  # f and g, twice
+        noted = sorted((n[0], n[2]) for n in reader.notes if n[1] == "non-finite metric")
+        assert [msg for _line, msg in noted] == ["b = null", "a = inf"]  # updates 4 and 6
