@@ -183,3 +183,32 @@ def test_what_a_prompt_block_and_a_group_show_is_found(tmp_path):
     assert any("La réponse est 37." in i[4] for i in items)
     index = data_of(tmp_path / "tk" / "search_index.js", "RG_SEARCH_INDEX")
     assert any(e[0] == shard.name and e[1] == "Eval arith-hard_v2_x, step 0" for e in index)
+
+
+def test_match_js_tables_hold_what_python_normalizes():
+    """assets/match.js normalizes a text only when it holds a character of its UNSTABLE table,
+    and cuts a text before characters outside ATTACH: the tables, written from Chromium's
+    Unicode (scripts/match_tables.py), hold every such character of Python's too."""
+    import importlib.util
+    import sys
+    import unicodedata
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("match_tables", root / "scripts" / "match_tables.py")
+    assert spec and spec.loader
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    ours = tables.file_tables((root / "assets" / "match.js").read_text(encoding="utf-8"))
+    combining, later, changed = set(), set(), set()
+    for cp in range(sys.maxunicode + 1):
+        if 0xD800 <= cp < 0xE000:
+            continue
+        c = chr(cp)
+        if unicodedata.combining(c):
+            combining.add(cp)
+        if not unicodedata.is_normalized("NFC", c):
+            changed.add(cp)
+        later.update(ord(x) for x in unicodedata.normalize("NFD", c)[1:])
+    assert not (combining | later) - ours["attach"]
+    assert not (combining | later | changed) - ours["unstable"]
+    assert min(ours["unstable"]) >= 0x300  # an ASCII or Latin-1 text is never read against the table

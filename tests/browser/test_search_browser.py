@@ -162,3 +162,21 @@ def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
     assert watched.page.inner_text("#rg-count").startswith("1 of 2 shown")
     assert watched.page.inner_text("mark.hl") == "ΟΔΟΣ"
     clean(watched, site)
+
+
+def test_match_js_tables_hold_what_chromium_normalizes(watched, tmp_path):
+    """The tables of match.js (which texts may change under NFC, which characters belong with
+    the one before) hold every such character of this Chromium's Unicode: else run
+    scripts/match_tables.py. None is below U+0300, which the ASCII fast path relies on."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("match_tables", root / "scripts" / "match_tables.py")
+    assert spec and spec.loader
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    ours = tables.file_tables((root / "assets" / "match.js").read_text(encoding="utf-8"))
+    theirs = tables.browser_tables(watched.page)
+    assert not set(theirs["unstable"]) - ours["unstable"], "run scripts/match_tables.py"
+    assert not set(theirs["attach"]) - ours["attach"], "run scripts/match_tables.py"
+    assert min(ours["unstable"]) >= 0x300
