@@ -145,9 +145,10 @@
     });
   }
 
-  // case-insensitive matching: lower case, and the final sigma as any sigma ("ΟΔΟΣ" lowers to
-  // "οδος", which "σ" must find); the same in search.js
-  function fold(s) { return s.toLowerCase().replace(/\u03c2/g, "\u03c3"); }
+  // a query matches a text as on search.html: match.js folds both (case, Unicode canonical
+  // equivalence) and maps a match back onto the text's characters
+  var MATCH = window.RG_MATCH;
+  function fold(s) { return MATCH.fold(s, false); }
   function memberText(m) {
     if (m.text === null) {
       // exact texts only (the markdown copy would match twice), plus tool names and arguments
@@ -437,15 +438,15 @@
       for (var i = 0; i < nodes.length && marks < MAX_MARKS; i++) {
         var node = nodes[i];
         var text = node.nodeValue;
-        var low = fold(text);
         var frag = doc.createDocumentFragment();
-        var pos = 0, at;
-        while ((at = low.indexOf(q, pos)) >= 0 && marks < MAX_MARKS) {
-          if (at > pos) frag.appendChild(doc.createTextNode(text.slice(pos, at)));
-          frag.appendChild(h("mark", "hl", text.slice(at, at + q.length)));
+        var pos = 0;
+        // marks on the node's own characters: folding may change lengths ("e" + U+0301 is one)
+        MATCH.spans(text, q, false, MAX_MARKS - marks).forEach(function (sp) {
+          if (sp[0] > pos) frag.appendChild(doc.createTextNode(text.slice(pos, sp[0])));
+          frag.appendChild(h("mark", "hl", text.slice(sp[0], sp[1])));
           marks++;
-          pos = at + q.length;
-        }
+          pos = sp[1];
+        });
         if (pos < text.length) frag.appendChild(doc.createTextNode(text.slice(pos)));
         node.parentNode.replaceChild(frag, node);
       }

@@ -3,12 +3,14 @@
  * search_index.js lists the iteration data files as [[file, title, key], ...]. Each file is
  * loaded with a <script> tag (no fetch: file:// pages cannot), one at a time, and sets
  * window.RG_SEARCH_SHARD to {key, title, pages, items}, items [page, anchor, who, reward,
- * text]. Every text is shown with textContent.
+ * text]. Every text is shown with textContent. How a query matches a text (case, Unicode
+ * normalization) is match.js's, shared with the pages' own search.
  */
 (function () {
   "use strict";
   var doc = document;
   var INDEX = window.RG_SEARCH_INDEX || [];
+  var M = window.RG_MATCH;
   var MAX_RESULTS = 1000; // texts listed one by one; past them, a line per iteration
   var SLICE = 200; // results built in one task: the page answers keys and clicks meanwhile
   var SNIP = 80; // characters shown on each side of a match
@@ -20,7 +22,7 @@
   var status = doc.getElementById("rs-status");
   var said = doc.getElementById("rs-said");
   var out = doc.getElementById("rs-results");
-  if (!form || !input) return;
+  if (!form || !input || !M) return;
   form.hidden = false;
   form.addEventListener("submit", function (e) { e.preventDefault(); start(); });
 
@@ -37,8 +39,6 @@
   }
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function enc(s) { return encodeURIComponent(s); }
-  // case-insensitive matching: lower case, and the final sigma as any sigma (as reportgen.js)
-  function fold(s) { return s.toLowerCase().replace(/\u03c2/g, "\u03c3"); }
   function fmt(r) { return Number.isInteger(r) ? String(r) : r.toFixed(3); } // as the pages
   var session = {
     get: function (k) { try { return window.sessionStorage.getItem(k); } catch (e) { return null; } },
@@ -83,13 +83,14 @@
     });
   }
 
-  function snippet(text, at, len) {
-    var a = Math.max(0, at - SNIP), b = Math.min(text.length, at + len + SNIP);
+  // ``at``, ``end``: the match in the text itself (match.js maps it back from the folded text)
+  function snippet(text, at, end) {
+    var a = Math.max(0, at - SNIP), b = Math.min(text.length, end + SNIP);
     var p = h("p", "rs-snip");
     var flat = function (s) { return s.replace(/\s+/g, " "); };
     p.appendChild(doc.createTextNode((a > 0 ? "…" : "") + flat(text.slice(a, at))));
-    p.appendChild(h("mark", "hl", flat(text.slice(at, at + len))));
-    p.appendChild(doc.createTextNode(flat(text.slice(at + len, b)) + (b < text.length ? "…" : "")));
+    p.appendChild(h("mark", "hl", flat(text.slice(at, end))));
+    p.appendChild(doc.createTextNode(flat(text.slice(end, b)) + (b < text.length ? "…" : "")));
     return p;
   }
 
@@ -128,7 +129,7 @@
     out.textContent = "";
     if (!q.trim()) { status.textContent = ""; stopBtn.disabled = true; return; }
     var cs = caseBox.checked;
-    var needle = cs ? q : fold(q);
+    var needle = M.fold(q, cs);
     var list = h("ol", "rs-list");
     // this search: what it looks for and where it lists it (cur: what it found so far)
     var search = { id: me, q: q, cs: cs, needle: needle, list: list };
@@ -179,7 +180,7 @@
     var frag = doc.createDocumentFragment();
     for (; j < items.length && made < SLICE; j++) {
       var it = items[j], text = String(it[4] || "");
-      var hay = cs ? text : fold(text);
+      var hay = M.fold(text, cs);
       var at = hay.indexOf(needle);
       if (at < 0) continue;
       var k = count(hay, needle);
@@ -201,9 +202,8 @@
       li.appendChild(a);
       if (typeof it[3] === "number") li.appendChild(h("span", "rs-reward", " reward " + fmt(it[3])));
       if (k > 1) li.appendChild(h("span", "rs-more", " · " + thousands(k) + " matches"));
-      // the snippet of the original text, unless lower-casing changed its length (İ): then
-      // the positions are the lower-cased text's
-      li.appendChild(snippet(cs || hay.length === text.length ? text : hay, at, needle.length));
+      var first = M.spans(text, needle, cs, 1)[0] || [0, 0];
+      li.appendChild(snippet(text, first[0], first[1]));
       frag.appendChild(li);
     }
     if (section && frag.childNodes.length) section.lastChild.appendChild(frag);

@@ -76,10 +76,14 @@ def test_every_text_is_in_the_data_file_beside_its_page(tmp_path):
     assert three["items"][1][3] is None  # a NaN reward is no number
     page = soup(site / "search.html")
     assert "2 updates" in page.select_one("p.subtle").get_text(" ")
-    assert [s["src"] for s in page.select("script")][:2] == ["search_index.js", "assets/search.js"]
-    # every page links it
+    assert [s["src"] for s in page.select("script")][:3] == ["search_index.js", "assets/match.js", "assets/search.js"]
+    # every page links it; an iteration page's own search matches as it does (match.js first)
     for name in ("index.html", "train_iteration_000001_p2.html", "train_iteration_000003.html"):
-        assert soup(site / name).select_one("a.to-search")["href"] == "search.html", name
+        page = soup(site / name)
+        assert page.select_one("a.to-search")["href"] == "search.html", name
+        if name != "index.html":
+            srcs = [s["src"] for s in page.select("script")]
+            assert srcs.index("assets/match.js") == srcs.index("assets/reportgen.js") - 1, name
 
 
 def test_ppo_members_bring_their_prompts_and_conversations_their_calls(tmp_path):

@@ -87,7 +87,7 @@ def block_scripts(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '<script src="search_index.js"></script><script src="assets/search.js"></script>'
+    yield '<script src="search_index.js"></script><script src="assets/match.js"></script><script src="assets/search.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
 debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=70&10=72&16=74&17=76&21=82'

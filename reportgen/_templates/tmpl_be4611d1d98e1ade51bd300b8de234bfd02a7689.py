@@ -405,5 +405,20 @@ def block_logtree(context, missing=missing):
     _block_vars = {}
     pass
 
-blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&95=383&98=390&104=392&105=394&108=396&98=399'
+def block_scripts(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_super = context.super('scripts', block_scripts)
+    _block_vars = {}
+    l_0_root = resolve('root')
+    pass
+    yield '<script src="'
+    yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
+    yield 'assets/match.js"></script>'
+    yield escape(context.call(l_0_super, _block_vars=_block_vars))
+
+blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&95=383&98=390&104=392&105=394&108=396&98=399&124=408'

@@ -164,6 +164,90 @@ def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
     clean(watched, site)
 
 
+# "é" as one character and as "e" + U+0301: canonically equivalent, so each finds the other
+E_ONE, E_TWO = "\u00e9", "e\u0301"
+
+
+def marks(w, where: str = "") -> list[str]:
+    return w.page.eval_on_selector_all(f"{where} mark.hl", "ms => ms.map(m => m.textContent)")
+
+
+def test_a_composed_query_finds_a_decomposed_text_and_the_reverse(tmp_path, watched):
+    """Both searches put the query and the texts in NFC, and mark the text's own characters:
+    in member 0 a decomposed "é" before the match moves every later character by one."""
+    from ..obs import Obs
+
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, 0, 0, f"Caf{E_TWO} au lait, puis caf{E_TWO} noir"),
+        o.rollout(1, 0, 1, f"un caf{E_ONE} noir"),
+        o.rollout(1, 0, 2, "cafe noir, sans accent"),
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    for query, case in (("caf%C3%A9%20noir", ""), ("cafe%CC%81%20noir", ""), ("cafe%CC%81%20noir", "&case=1")):
+        watched.goto(file_url(site / "search.html") + "#q=" + query + case)
+        wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
+        assert results(watched) == ["Update 1: group 0 · #0", "Update 1: group 0 · #1"], query + case
+        assert marks(watched) == [f"caf{E_TWO} noir", f"caf{E_ONE} noir"], query + case
+        open_page(watched, site, "train_iteration_000001.html", "#q=" + query + case)
+        assert watched.page.inner_text("#rg-count").startswith("2 of 3 shown"), query + case
+        assert marks(watched, "pre.text") == [f"caf{E_TWO} noir", f"caf{E_ONE} noir"], query + case
+    # without match case, "CAFÉ" finds the decomposed "Cafe\u0301" at the start too
+    open_page(watched, site, "train_iteration_000001.html", "#q=CAF%C3%89")
+    assert marks(watched, "pre.text") == [f"Caf{E_TWO}", f"caf{E_TWO}", f"caf{E_ONE}"]
+    clean(watched, site)
+
+
+def test_match_js_maps_every_match_back_onto_the_text(site, watched):
+    """match.js on random texts of marks (in both orders), compositions, sigmas, "İ", Hangul
+    jamo and astral characters: a match's span of the text folds to hold the query, spans are
+    in order, and every match of the fold is in one; a character and its canonical
+    decomposition fold alike, with or without case."""
+    watched.goto(file_url(site / "search.html"))
+    wait_js(watched, "!!window.RG_MATCH")
+    bad = watched.page.evaluate(
+        """() => {
+      var M = window.RG_MATCH, bad = [];
+      var pool = ["a", "e", "E", " ", "\\n", "x", "q", "i", "I", "J", "K", "\\u0301", "\\u0300", "\\u0323",
+        "\\u0303", "\\u030c", "\\u0345", "\\u0344", "\\u00e9", "\\u00c9", "\\u0130", "\\u01f0", "\\u03a3", "\\u03c2",
+        "\\u03c3", "\\u039f", "\\u00c5", "\\u212b", "\\u2126", "\\u212a", "\\u1100", "\\u1161", "\\u11a8", "\\uac00",
+        "\\uac01", "\\u0f71", "\\u0f72", "\\u0f73", "\\u0915", "\\u093c", "\\u0958", "\\u1fb3", "\\ufb01",
+        "\\ud83d\\ude00", "\\ud834\\udd57", "\\ud834\\udd65", "\\ud800"];
+      var seed = 7;
+      function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+      for (var t = 0; t < 20000 && bad.length < 5; t++) {
+        var s = "", n = 1 + rnd(30);
+        for (var i = 0; i < n; i++) s += pool[rnd(pool.length)];
+        var cs = rnd(2) === 1, a = rnd(s.length), b = a + 1 + rnd(s.length - a);
+        var needle = M.fold(s.slice(a, b), cs);
+        if (!needle) continue;
+        var hay = M.fold(s, cs), count = 0, k = hay.indexOf(needle);
+        while (k >= 0) { count++; k = hay.indexOf(needle, k + needle.length); }
+        var sp = M.spans(s, needle, cs, 1e9), prev = 0;
+        if (sp.length > count || (count > 0) !== (sp.length > 0)) bad.push(["count", s, needle, cs]);
+        sp.forEach(function (p) {
+          if (!(p[0] >= prev && p[1] > p[0] && p[1] <= s.length)) bad.push(["order", s, needle, cs, p]);
+          else if (M.fold(s.slice(p[0], p[1]), cs).indexOf(needle) < 0) bad.push(["span", s, needle, cs, p]);
+          prev = p[1];
+        });
+      }
+      for (var cp = 0; cp < 0x110000 && bad.length < 10; cp++) {
+        if (cp >= 0xd800 && cp < 0xe000) continue;
+        var c = String.fromCodePoint(cp), d = c.normalize("NFD");
+        [false, true].forEach(function (cs) {
+          if (M.fold("x" + c + "y", cs) !== M.fold("x" + d + "y", cs)) bad.push(["equivalent", cp.toString(16), cs]);
+        });
+      }
+      return bad;
+    }"""
+    )
+    assert bad == []
+    clean(watched, site)
+
+
 def test_match_js_tables_hold_what_chromium_normalizes(watched, tmp_path):
     """The tables of match.js (which texts may change under NFC, which characters belong with
     the one before) hold every such character of this Chromium's Unicode: else run
