@@ -79,7 +79,7 @@
     var g = {
       el: gel, id: gel.dataset.group, order: parseInt(gel.dataset.order || "0", 10),
       mean: num(gel.dataset.mean), spread: num(gel.dataset.spread), prompt: gel.dataset.prompt || "",
-      members: [], text: null, shownEl: $(".shown-count", gel), body: $(".group-body", gel)
+      members: [], text: null, textCs: null, shownEl: $(".shown-count", gel), body: $(".group-body", gel)
     };
     $all("article.member", gel).forEach(function (mel) {
       var d = mel.dataset;
@@ -87,7 +87,7 @@
         el: mel, group: g, cid: d.cid || "", reward: num(d.reward), trained: d.trained, eligible: d.eligible,
         skip: d.skip || "", truncated: d.truncated === "true", tools: (d.tools || "").split("\n").filter(Boolean),
         errors: parseInt(d.toolerrors || "0", 10) || 0, dup: d.dup === "true",
-        badges: (d.badges || "").split("\n").filter(Boolean), text: null, forced: false, pick: null
+        badges: (d.badges || "").split("\n").filter(Boolean), text: null, textCs: null, forced: false, pick: null
       };
       g.members.push(m);
       members.push(m);
@@ -145,34 +145,38 @@
     });
   }
 
-  // a query matches a text as on search.html: match.js folds both (case, Unicode canonical
-  // equivalence) and maps a match back onto the text's characters
+  // a query matches a text as on search.html: match.js folds both (case unless it is to
+  // match, Unicode canonical equivalence) and maps a match back onto the text's characters
   var MATCH = window.RG_MATCH;
-  function fold(s) { return MATCH.fold(s, false); }
-  function memberText(m) {
-    if (m.text === null) {
+  function fold(s, cs) { return MATCH.fold(s, cs); }
+  // a member's and a group's texts, folded once for each way of matching case
+  function memberText(m, cs) {
+    var k = cs ? "textCs" : "text";
+    if (m[k] === null) {
       // exact texts only (the markdown copy would match twice), plus tool names and arguments
-      m.text = fold($all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
-        .map(function (e) { return e.textContent; }).join("\n"));
+      m[k] = fold($all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
+        .map(function (e) { return e.textContent; }).join("\n"), cs);
     }
-    return m.text;
+    return m[k];
   }
-  function groupText(g) {
-    if (g.text === null) {
+  function groupText(g, cs) {
+    var k = cs ? "textCs" : "text";
+    if (g[k] === null) {
       var parts = [g.prompt];
       // with the conversations the group logged and no member is known to have said (tinker)
       $all(".group-head .preview, .group-body > .prompt pre.text, .group-body > .prompt-missing, " +
         ".group-body > .convs pre.text, .group-body > .convs pre.args, .group-body > .convs .callname", g.el)
         .forEach(function (e) { parts.push(e.textContent); });
-      g.text = fold(parts.join("\n"));
+      g[k] = fold(parts.join("\n"), cs);
     }
-    return g.text;
+    return g[k];
   }
 
   // ------------------------------------------------------------------ state <-> URL hash
-  // #q=..&rmin=..&rmax=..&skip=..&tool=..&badge=..&trained=1&flag=1&errors=1&dup=1&sort=mean
+  // #q=..&case=1&rmin=..&rmax=..&skip=..&tool=..&badge=..&trained=1&flag=1&errors=1&dup=1&sort=mean
   //  &compact=1&md=1&compare=12:3:1,14:3:2&at=g3-m2   (a bare #g3 or #g3-m2 is an anchor)
-  var FILTER_KEYS = ["q", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup"];
+  // case=1: the search matches case (search.html's "match case" sends it along with its query)
+  var FILTER_KEYS = ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup"];
   var VIEW_KEYS = ["sort", "compact", "md"];
   var ANCHOR_RE = /^g-?\d+(-m\d+)?$/; // group and member anchors: #g3, #g3-m2, #g-0 (no group id)
   // compare ids: update:group:member, or label@step:group:member on eval pages (labels are safe names)
@@ -182,7 +186,7 @@
   var compareIds = null;
 
   function emptyState() {
-    return { q: "", rmin: null, rmax: null, skip: "", tool: "", badge: "", trained: false, flag: false,
+    return { q: "", case: false, rmin: null, rmax: null, skip: "", tool: "", badge: "", trained: false, flag: false,
       errors: false, dup: false, sort: "id", compact: false, md: false };
   }
   function parseHash(hash) {
@@ -205,6 +209,7 @@
     keys.forEach(function (k) {
       var v = state[k];
       if (k === "sort") { if (v && v !== "id") p.push("sort=" + enc(v)); return; }
+      if (k === "case") { if (v && state.q.trim()) p.push("case=1"); return; } // a way to search, said with a search
       if (v === true) p.push(k + "=1");
       else if (typeof v === "number") p.push(k + "=" + enc(String(v)));
       else if (typeof v === "string" && v) p.push(k + "=" + enc(v));
@@ -214,6 +219,7 @@
   function stateFromParams(p) {
     var s = emptyState();
     s.q = p.q || "";
+    s.case = p.case === "1";
     s.rmin = num(p.rmin);
     s.rmax = num(p.rmax);
     ["skip", "tool", "badge"].forEach(function (k) { s[k] = p[k] || ""; });
@@ -308,13 +314,13 @@
     var ts = $("a.to-search");
     if (ts) {
       if (!ts.dataset.base) ts.dataset.base = ts.getAttribute("href");
-      ts.setAttribute("href", ts.dataset.base + (state.q.trim() ? "#q=" + enc(state.q) : ""));
+      ts.setAttribute("href", ts.dataset.base + (state.q.trim() ? "#q=" + enc(state.q) + (state.case ? "&case=1" : "") : ""));
     }
   }
 
   // ------------------------------------------------------------------ controls
   var ctl = {};
-  ["q", "rmin", "rmax", "skip", "tool", "badge", "sort", "trained", "flag", "errors", "dup", "compact", "md"]
+  ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "sort", "trained", "flag", "errors", "dup", "compact", "md"]
     .forEach(function (k) { ctl[k] = doc.getElementById("f-" + k); });
   function toControls() {
     Object.keys(ctl).forEach(function (k) {
@@ -339,7 +345,7 @@
     s.rmin = ctl.rmin ? num(ctl.rmin.value) : null;
     s.rmax = ctl.rmax ? num(ctl.rmax.value) : null;
     ["skip", "tool", "badge", "sort"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].value; });
-    ["trained", "flag", "errors", "dup", "compact", "md"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].checked; });
+    ["case", "trained", "flag", "errors", "dup", "compact", "md"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].checked; });
     if (!s.sort) s.sort = "id";
     return s;
   }
@@ -349,11 +355,11 @@
     var n = 0;
     FILTER_KEYS.forEach(function (k) {
       var v = state[k];
-      if (k === "q") { if (v.trim()) n++; } else if (v !== null && v !== "" && v !== false) n++;
+      if (k === "q") { if (v.trim()) n++; } else if (k !== "case" && v !== null && v !== "" && v !== false) n++;
     });
     return n;
   }
-  function matches(m, q) {
+  function matches(m, q, cs) {
     var s = state;
     if (s.rmin !== null || s.rmax !== null) {
       if (m.reward === null) return false; // null rewards never pass a reward bound
@@ -367,17 +373,17 @@
     if (s.errors && m.errors <= 0) return false;
     if (s.dup && !m.dup) return false;
     if (s.badge && m.badges.indexOf(s.badge) < 0) return false;
-    if (q && memberText(m).indexOf(q) < 0 && groupText(m.group).indexOf(q) < 0) return false;
+    if (q && memberText(m, cs).indexOf(q) < 0 && groupText(m.group, cs).indexOf(q) < 0) return false;
     return true;
   }
   function applyFilters() {
-    var q = fold(state.q.trim());
+    var cs = state.case, q = fold(state.q.trim(), cs);
     var active = activeFilters();
     var shown = 0, groupsShown = 0;
     groups.forEach(function (g) {
       var k = 0;
       g.members.forEach(function (m) {
-        var vis = !active || matches(m, q) || m.forced;
+        var vis = !active || matches(m, q, cs) || m.forced;
         if (m.el.hidden === vis) m.el.hidden = !vis;
         if (vis) k++;
       });
@@ -405,12 +411,12 @@
     }
     var none = doc.getElementById("rg-none");
     if (none) none.hidden = !(active && shown === 0);
-    highlight(q);
+    highlight(q, cs);
   }
 
   // search matches are marked in the visible texts (exact and markdown)
   var MAX_MARKS = 3000;
-  function highlight(q) {
+  function highlight(q, cs) {
     $all("mark.hl").forEach(function (mk) {
       var p = mk.parentNode;
       if (!p) return;
@@ -430,7 +436,7 @@
         acceptNode: function (n) {
           var p = n.parentNode;
           if (!p || p.closest(".katex, .member-head, .msg-head, summary.nohl, button, label")) return NodeFilter.FILTER_REJECT;
-          return fold(n.nodeValue).indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+          return fold(n.nodeValue, cs).indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
         }
       });
       var nodes = [];
@@ -441,7 +447,7 @@
         var frag = doc.createDocumentFragment();
         var pos = 0;
         // marks on the node's own characters: folding may change lengths ("e" + U+0301 is one)
-        MATCH.spans(text, q, false, MAX_MARKS - marks).forEach(function (sp) {
+        MATCH.spans(text, q, cs, MAX_MARKS - marks).forEach(function (sp) {
           if (sp[0] > pos) frag.appendChild(doc.createTextNode(text.slice(pos, sp[0])));
           frag.appendChild(h("mark", "hl", text.slice(sp[0], sp[1])));
           marks++;
@@ -1168,7 +1174,8 @@
     if (ctl.q) ctl.q.addEventListener("search", onChange);
     var clearAll = function () {
       var s = emptyState();
-      s.sort = state.sort; s.compact = state.compact; s.md = state.md;
+      // how to search and to show stays; what to look for goes
+      s.case = state.case; s.sort = state.sort; s.compact = state.compact; s.md = state.md;
       state = s;
       toControls();
       update(false);

@@ -166,14 +166,16 @@
     next();
   }
 
-  function pageLink(pages, page, q, anchor) {
-    return (pages[page] || pages[0] || "index.html") + "#q=" + enc(q) + (anchor ? "&at=" + enc(anchor) : "");
+  // the page's own search is set to the same query and case, so it marks what this page listed
+  function pageLink(pages, page, search, anchor) {
+    return (pages[page] || pages[0] || "index.html") + "#q=" + enc(search.q) + (search.cs ? "&case=1" : "") +
+      (anchor ? "&at=" + enc(anchor) : "");
   }
 
   // one data file, SLICE results a task; ``section`` is its entry in the list once it has one
   function scan(search, data, from, section, done) {
     if (search.id !== run) return;
-    var needle = search.needle, cs = search.cs, q = search.q, list = search.list;
+    var needle = search.needle, cs = search.cs, list = search.list;
     var items = data.items || [], pages = data.pages || [];
     var title = String(data.title || data.key);
     var made = 0, j = from, unlisted = 0;
@@ -197,7 +199,7 @@
       }
       var li = h("li", "rs-item");
       var a = h("a", "", String(it[2]));
-      a.setAttribute("href", pageLink(pages, it[0], q, String(it[1])));
+      a.setAttribute("href", pageLink(pages, it[0], search, String(it[1])));
       a.setAttribute("aria-label", title + ", " + String(it[2]));
       li.appendChild(a);
       if (typeof it[3] === "number") li.appendChild(h("span", "rs-reward", " reward " + fmt(it[3])));
@@ -220,7 +222,7 @@
         line = h("li", "rs-rest");
         line.setAttribute("data-n", "0");
         var link = h("a", "", "");
-        link.setAttribute("href", pageLink(pages, 0, q, ""));
+        link.setAttribute("href", pageLink(pages, 0, search, ""));
         line.appendChild(link);
         section.lastChild.appendChild(line);
       }

@@ -322,7 +322,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if (undefined(name='n_groups') if l_0_n_groups is missing else l_0_n_groups):
         pass
-        yield '\n<form class="viewer-bar" id="rg-bar" role="search" aria-label="Filter and view rollouts" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="f-q" placeholder="Search texts  ( / )" autocomplete="off" spellcheck="false"></label>\n    <label class="num" title="reward at least (members without a reward are left out)">reward ≥ <input type="number" step="any" id="f-rmin" inputmode="decimal"></label>\n    <label class="num" title="reward at most (members without a reward are left out)">≤ <input type="number" step="any" id="f-rmax" inputmode="decimal"></label>\n    '
+        yield '\n<form class="viewer-bar" id="rg-bar" role="search" aria-label="Filter and view rollouts" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="f-q" placeholder="Search texts  ( / )" autocomplete="off" spellcheck="false"></label>\n    <label class="chk" title="upper and lower case as typed"><input type="checkbox" id="f-case"> match case</label>\n    <label class="num" title="reward at least (members without a reward are left out)">reward ≥ <input type="number" step="any" id="f-rmin" inputmode="decimal"></label>\n    <label class="num" title="reward at most (members without a reward are left out)">≤ <input type="number" step="any" id="f-rmax" inputmode="decimal"></label>\n    '
         if (undefined(name='skip_reasons') if l_0_skip_reasons is missing else l_0_skip_reasons):
             pass
             yield '<label><span class="vh">skip reason</span><select id="f-skip"><option value="">any skip reason</option>'
@@ -421,4 +421,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&69=326&70=340&71=354&75=368&77=372&82=376&93=381&95=383&98=390&104=392&105=394&108=396&98=399&124=408'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&70=326&71=340&72=354&76=368&78=372&83=376&94=381&96=383&99=390&105=392&106=394&109=396&99=399&125=408'

@@ -201,6 +201,48 @@ def test_a_composed_query_finds_a_decomposed_text_and_the_reverse(tmp_path, watc
     clean(watched, site)
 
 
+def test_match_case_goes_from_search_html_to_the_page(tmp_path, watched):
+    """A result of a search that matches case opens the page with its search matching case too:
+    the page shows and marks what search.html listed, and says so in its "match case" box."""
+    from ..obs import Obs
+
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "The Answer"), o.rollout(1, 0, 1, "the answer"))
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    watched.goto(file_url(site / "search.html") + "#q=Answer&case=1")
+    wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
+    assert results(watched) == ["Update 1: group 0 · #0"]
+    assert watched.page.get_attribute(".rs-item > a", "href") == "train_iteration_000001.html#q=Answer&case=1&at=g0-m0"
+    watched.page.click(".rs-item > a")
+    watched.page.wait_for_url("**/train_iteration_000001.html#q=Answer&case=1&at=g0-m0")
+    wait_js(watched, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
+    box = watched.page.get_by_label("match case")
+    assert box.is_checked()
+    assert watched.page.inner_text("#rg-count").startswith("1 of 2 shown")
+    assert marks(watched, "pre.text") == ["Answer"]
+    # the page's link to search.html takes the case back
+    assert watched.page.get_attribute("a.to-search", "href") == "search.html#q=Answer&case=1"
+    # unticked (by keyboard, as a reader would): case is ignored again, and the address says so
+    box.focus()
+    watched.page.keyboard.press("Space")
+    wait_js(watched, "location.hash.indexOf('case=') < 0")
+    assert watched.page.inner_text("#rg-count").startswith("2 of 2 shown")
+    assert marks(watched, "pre.text") == ["Answer", "answer"]
+    # ticked again, it goes into the address; clearing the search keeps the box as it is
+    box.check()
+    wait_js(watched, "location.hash.indexOf('case=1') >= 0")
+    assert marks(watched, "pre.text") == ["Answer"]
+    watched.page.click("#b-clear")
+    assert box.is_checked() and watched.page.evaluate("location.hash").find("case") < 0
+    # a page opened without the flag ignores case, as before
+    open_page(watched, site, "train_iteration_000001.html", "#q=Answer")
+    assert not watched.page.is_checked("#f-case")
+    assert watched.page.inner_text("#rg-count").startswith("2 of 2 shown")
+    clean(watched, site)
+
+
 def test_match_js_maps_every_match_back_onto_the_text(site, watched):
     """match.js on random texts of marks (in both orders), compositions, sigmas, "İ", Hangul
     jamo and astral characters: a match's span of the text folds to hold the query, spans are
