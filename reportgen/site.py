@@ -1294,6 +1294,9 @@ def render_run(
             gone = from_previous_site()
             for si, i in pending:
                 arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
+            # the pages' freed memory, kept for the next page (tune_malloc), is not needed now:
+            # 260 -> 152 MiB after the 14 pages of an export of 68,089 updates
+            release_memory()
             chart_out = None if late else run_files()
         for si, i in gone:
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))

@@ -103,8 +103,13 @@ def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
     get = run.metrics.get
     out: list[str] = []
     w = out.append
+    # the rows' pieces joined about 1,000 rows at a time: 68,089 rows made 700,000 strings (66 MiB)
+    done: list[str] = []
     prev_segment = None
     for i, r in enumerate(run.iterations):
+        if len(out) >= 10_000:
+            done.append("".join(out))
+            out.clear()
         cls = f"status-{esc(r.status)}"
         if not r.has_texts:
             cls += " textless"
@@ -127,6 +132,7 @@ def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
             w(f'<td><a href="{page}">{f"{k:,}" if type(k) is int and k else esc(k or "")} texts</a></td>\n</tr>\n')
         else:
             w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
-    if not out:
+    if not out and not done:
         w(f'<tr><td colspan="{len(columns) + 4}">No update in this export.</td></tr>\n')
-    return Markup("".join(out))
+    done.append("".join(out))
+    return Markup("".join(done))
