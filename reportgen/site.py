@@ -1069,6 +1069,51 @@ def default_jobs() -> int:
 FEW_COLLECTIONS = (200_000, 50, 100)
 
 
+def _previous_downloads(
+    cols: Any, old_root: Path | None, old: dict[str, Any] | None
+) -> dict[str, tuple[int, Iterator[bytes]]] | None:
+    """The previous site's downloads, to add the new rows to: each file's row count and its
+    bytes, when the old table is the start of the new one (``charts.table_digest``) and the
+    files are the ones its state describes; None to write them whole."""
+    from .views.charts import DOWNLOADS, table_digest
+
+    if old_root is None or not isinstance(old, dict):
+        return None
+    rows, sizes = old.get("rows"), old.get("sizes")
+    if type(rows) is not int or not 0 < rows <= len(cols.steps) or not isinstance(sizes, dict):
+        return None
+    if old.get("digest") != table_digest(cols, rows):
+        return None
+    out = {}
+    for name in DOWNLOADS:
+        blocks = _file_blocks(old_root / name, sizes.get(name))
+        if blocks is None:
+            return None
+        out[name] = (rows, blocks)
+    return out
+
+
+def _file_blocks(path: Path, size: Any) -> Iterator[bytes] | None:
+    """A regular file's bytes a MiB at a time if it has ``size`` bytes (a link is not followed)."""
+    if type(size) is not int:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+        os.close(fd)
+        return None
+
+    def blocks() -> Iterator[bytes]:
+        with open(fd, "rb") as f:
+            while block := f.read(1 << 20):
+                yield block
+
+    return blocks()
+
+
 @contextmanager
 def few_collections() -> Iterator[None]:
     """Run the block (and the processes it forks) with the collector's FEW_COLLECTIONS thresholds."""
@@ -1097,8 +1142,13 @@ def render_run(
     markdown: bool = True,
     in_place: bool = False,
     search: bool = False,
+    old_downloads: dict[str, Any] | None = None,
+    new_downloads: dict[str, Any] | None = None,
 ) -> int:
     """Render every page of one run into ``writer``; returns rollouts seen.
+
+    ``old_downloads``: what the state file of ``old_root`` says of its metric downloads;
+    ``new_downloads``: filled with what the new state file is to say of them.
 
     With ``jobs > 1`` iterations are rendered by forked worker processes; the
     output is byte for byte the same as a serial build. With ``in_place``
@@ -1260,15 +1310,21 @@ def render_run(
                     arrived(si, i, res)
             return gone
 
-        from .views.charts import chart_parts, charts_context
+        from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digest
 
         def run_files() -> dict[str, int]:
             # what follows from the scan alone, not from the pages: written while the workers render
             if run.prompt_index:
                 ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
                 writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
+            cols = Columns(run) if run.metrics.columns else None
+            after = _previous_downloads(cols, old_root, old_downloads) if cols is not None else None
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
-            return {name: writer.write(name, data) for name, data in chart_parts(run).items()}
+            sizes = {name: writer.write(name, data) for name, data in chart_parts(run, cols, after).items()}
+            if cols is not None and new_downloads is not None:
+                rows = len(cols.steps)
+                new_downloads.update(rows=rows, digest=table_digest(cols, rows), sizes={n: sizes[n] for n in DOWNLOADS})
+            return sizes
 
         if pool is None and not refused and worth_a_pool(pending):
             pool, workers = start_pool(pending, pending)
@@ -1447,6 +1503,7 @@ def _build(
         env = make_env()
         title = shown_text(options.title or run.title or "run")  # --title from argv: any bytes
         new_pages: dict[str, Any] = {}
+        new_downloads: dict[str, Any] = {}
         rollouts = render_run(
             reader,
             run,
@@ -1464,6 +1521,8 @@ def _build(
             markdown=use_markdown,
             in_place=in_place,
             search=use_search,
+            old_downloads=old.get("downloads") if old is not None else None,
+            new_downloads=new_downloads,
         )
         from .sweep import SUMMARY_FILE, summary_bytes
 
@@ -1471,7 +1530,7 @@ def _build(
         old_pages = old.get("pages", {}) if old is not None else {}
         reused = sum(1 for page, v in new_pages.items() if old_pages.get(page, {}).get("key") == v["key"])
         get_state = getattr(reader, "state", None)
-        head = {"format": STATE_FORMAT, "version": __version__, "fingerprint": fingerprint}
+        head = {"format": STATE_FORMAT, "version": __version__, "fingerprint": fingerprint, "downloads": new_downloads}
         writer.write(STATE, state_parts(head, get_state(lazy=True) if get_state is not None else None, new_pages))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bs4 import BeautifulSoup
 
@@ -741,3 +742,57 @@ def test_a_state_file_changed_during_a_rebuild_makes_it_start_again(tmp_path, mo
     full = tmp_path / "full"
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
+
+
+def _metrics_run(o: Obs, first: int, last: int, count: Any = None, segment: int | None = None) -> None:
+    for n in range(first, last + 1):
+        o.batch(
+            o.prompt(f"p:{n}", f"question {n}"),
+            *[o.rollout(n, 0, m, f"answer {n}.{m}", prompt=f"p:{n}") for m in range(2)],
+            segment=segment,
+        )
+        o.batch(o.update(n, reward__mean=n / 10, count=n if count is None else count(n)), segment=segment)
+
+
+def test_metric_downloads_get_the_new_rows_added_when_the_table_only_grew(tmp_path, monkeypatch):
+    """A rebuild whose metric table only grew at its end adds the new lines to the previous
+    downloads; one where an old row changed (a resume redid an update) or a column changed
+    how it is written (an integer column met a fraction) writes them whole. Every time the
+    downloads are the full build's."""
+    import reportgen.views.charts as charts_mod
+
+    starts: list[int] = []
+    for name in ("metrics_jsonl_parts", "metrics_csv_parts"):
+        real = getattr(charts_mod, name)
+        monkeypatch.setattr(
+            charts_mod, name, lambda run, cols=None, start=0, real=real: starts.append(start) or real(run, cols, start)
+        )
+
+    def check(o: Obs, want_starts: list[int]) -> None:
+        (src / "observe.jsonl").write_text(o.text())
+        starts.clear()
+        build(str(src), site, BuildOptions(jobs=1))
+        assert starts == want_starts
+        full = tmp_path / f"full{len(o.lines)}"
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        for name in ("metrics.jsonl", "metrics.csv", "index.html"):
+            assert (site / name).read_bytes() == (full / name).read_bytes(), name
+
+    src, site = tmp_path / "src", tmp_path / "site"
+    src.mkdir()
+    o = Obs().run("grpo", group_size=2)
+    _metrics_run(o, 1, 6)
+    check(o, [0, 0])  # a first build
+    _metrics_run(o, 7, 9)
+    check(o, [6, 6])  # 3 updates appended: lines 7 to 9 added
+    check(o, [9, 9])  # nothing new: the files again, as they were
+    o.run("grpo", resumed=7, group_size=2)  # a resume redoes updates 8 and 9, other values
+    _metrics_run(o, 8, 10, count=lambda n: n * 2)
+    check(o, [0, 0])
+    _metrics_run(o, 11, 11, count=lambda n: n + 0.5)  # count is no longer an integer column
+    check(o, [0, 0])
+    (site / "metrics.csv").write_bytes(b"step\n")  # a file that is not the one the state describes
+    _metrics_run(o, 12, 12, count=lambda n: n + 0.5)
+    check(o, [0, 0])
+    _metrics_run(o, 13, 13, count=lambda n: n + 0.5)
+    check(o, [12, 12])

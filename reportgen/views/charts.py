@@ -17,12 +17,14 @@ travel in the data (``scale: null``) so one spec serves light and dark.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
 import re
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -341,6 +343,9 @@ def _all_integer(values: list[float]) -> bool:
     )
 
 
+_SIZE_SAMPLE = 512  # values of a column whose JSON tells the length of the whole
+
+
 class Columns:
     """Every metric in step order, serialised for the data files and the downloads.
 
@@ -361,12 +366,48 @@ class Columns:
         self.times = [mt.times[i] for i in order]
         self._columns = mt.columns
         # whether a column is written as integers is decided on the whole column, so that
-        # every block of the downloads writes its values alike
-        self._ints = {n: _all_integer(mt.columns[n].tolist()) for n in self.names}
+        # every block of the downloads writes its values alike (found when first asked)
+        self._ints: dict[str, bool] = {}
+
+    def ints(self, name: str, values: list[float] | None = None) -> bool:
+        """Whether the column is written as integers (``values``: the column's, if at hand)."""
+        known = self._ints.get(name)
+        if known is None:
+            known = self._ints[name] = _all_integer(self._columns[name].tolist() if values is None else values)
+        return known
+
+    def raw(self, name: str, rows: int) -> array:
+        """The column's first ``rows`` values in step order, as floats."""
+        col = self._columns[name]
+        if self._order is None:
+            return col[:rows]
+        return array("d", [col[i] for i in self._order[:rows]])
 
     def json(self, name: str) -> bytes:
         """The column as a JSON array."""
-        return orjson.dumps(_column_values(self._columns[name], self._order, self._ints[name]))
+        values = self._columns[name].tolist()
+        ints = self.ints(name, values)
+        if self._order is not None:
+            values = [values[i] for i in self._order]
+        if ints:
+            return orjson.dumps([int(v) if math.isfinite(v) else None for v in values])
+        return orjson.dumps(values)
+
+    def size(self, name: str) -> int:
+        """About the length of json(name), from values spread over the column: where the
+        explorer's chunk files are cut (writing every column once more only to measure it
+        cost a rebuild of 19,370 updates of 72 metrics a tenth of a second)."""
+        rows = len(self.steps)
+        if rows <= 2 * _SIZE_SAMPLE:
+            return len(self.json(name))
+        col = self._columns[name]
+        stride = rows // _SIZE_SAMPLE
+        some = col[::stride].tolist() if self._order is None else [col[i] for i in self._order[::stride]]
+        if self.ints(name):
+            text = orjson.dumps([int(v) if math.isfinite(v) else None for v in some])
+        else:
+            text = orjson.dumps(some)
+        return (len(text) - 2) * rows // len(some) + 2
 
     def cells(self, name: str, null: bytes = b"null", start: int = 0, stop: int | None = None) -> list[bytes]:
         """The column's values of rows [start, stop) as JSON texts, one per row (``null``, or
@@ -379,7 +420,7 @@ class Columns:
             part = col[start:stop]
         else:
             part = array("d", [col[i] for i in self._order[start:stop]])
-        text = orjson.dumps(_column_values(part, None, self._ints[name]))[1:-1]
+        text = orjson.dumps(_column_values(part, None, self.ints(name)))[1:-1]
         if null != b"null":
             text = text.replace(b"null", null)  # the text holds only numbers, commas and nulls
         return text.split(b",")
@@ -474,7 +515,7 @@ def data_files(
     names = cols.names
     charted = {m for c in charts for m in c.metrics if m in mt.columns}
     rest = [n for n in names if n not in charted]
-    sizes = {n: len(cols.json(n)) for n in rest}
+    sizes = {n: cols.size(n) for n in rest}
     if sum(sizes.values()) <= INLINE_BYTES:
         inline, chunked = sorted(charted) + rest, []
     else:
@@ -550,12 +591,12 @@ def _time_cells(cols: Columns, null: bytes) -> list[bytes] | None:
 _CELLS_AT_ONCE = 1 << 16
 
 
-def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | None) -> Iterator[bytes]:
-    """``template % row`` of every row, about ``_CELLS_AT_ONCE`` cells to a piece: a single C
-    call formats the 200 cells of a line."""
+def _lines(cols: Columns, template: bytes, null: bytes, times: list[bytes] | None, start: int = 0) -> Iterator[bytes]:
+    """``template % row`` of every row from ``start``, about ``_CELLS_AT_ONCE`` cells to a
+    piece: a single C call formats the 200 cells of a line."""
     n = len(cols.steps)
     step = max(1, _CELLS_AT_ONCE // (len(cols.names) + 2))
-    for a in range(0, n, step):
+    for a in range(start, n, step):
         b = min(n, a + step)
         columns: list[list[bytes]] = [[str(s).encode() for s in cols.steps[a:b]]]
         if times is not None:
@@ -581,9 +622,9 @@ def export_names(names: list[str]) -> list[str]:
     return out
 
 
-def metrics_jsonl_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
+def metrics_jsonl_parts(run: Run, cols: Columns | None = None, start: int = 0) -> Iterator[bytes]:
     """One strict JSON object per step (NaN and infinities as null), sorted by step, in pieces
-    of about ``_CELLS_AT_ONCE`` cells.
+    of about ``_CELLS_AT_ONCE`` cells; ``start``: from that row on.
 
     Every line has every metric, in name order, after ``step`` and ``time`` (when known);
     a metric of one of those names is renamed (``export_names``).
@@ -593,7 +634,7 @@ def metrics_jsonl_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes
     # names are escaped by orjson; "%" is doubled for the template
     names = ["step"] + (["time"] if times else []) + export_names(cols.names)
     keys = [orjson.dumps(k).replace(b"%", b"%%") + b":%b" for k in names]
-    yield from _lines(cols, b"{" + b",".join(keys) + b"}\n", b"null", times)
+    yield from _lines(cols, b"{" + b",".join(keys) + b"}\n", b"null", times, start)
 
 
 def metrics_jsonl(run: Run, cols: Columns | None = None) -> bytes:
@@ -606,17 +647,19 @@ def _csv_cell(name: str) -> str:
     return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
 
 
-def metrics_csv_parts(run: Run, cols: Columns | None = None) -> Iterator[bytes]:
+def metrics_csv_parts(run: Run, cols: Columns | None = None, start: int = 0) -> Iterator[bytes]:
     """The metrics as CSV: ``step``, ``time`` (when known), one column per metric; empty cell
-    for no value. The header, then pieces of about ``_CELLS_AT_ONCE`` cells."""
+    for no value. The header, then pieces of about ``_CELLS_AT_ONCE`` cells; ``start``: the
+    rows from that one on, without the header."""
     cols = Columns(run) if cols is None else cols
     times = _time_cells(cols, b"")
     buf = io.StringIO()
     header = ["step"] + (["time"] if times is not None else []) + [_csv_cell(n) for n in export_names(cols.names)]
     csv.writer(buf, lineterminator="\n").writerow(header)
     template = b",".join([b"%b"] * len(header)) + b"\n"
-    yield buf.getvalue().encode("utf-8")
-    yield from _lines(cols, template, b"", times)
+    if not start:
+        yield buf.getvalue().encode("utf-8")
+    yield from _lines(cols, template, b"", times, start)
 
 
 def metrics_csv(run: Run, cols: Columns | None = None) -> bytes:
@@ -627,17 +670,42 @@ def metrics_csv(run: Run, cols: Columns | None = None) -> bytes:
 # ---------------------------------------------------------------- entry points
 
 
-def chart_parts(run: Run) -> dict[str, bytes | Iterator[bytes]]:
+def chart_parts(
+    run: Run, cols: Columns | None = None, after: Mapping[str, tuple[int, Iterable[bytes]]] | None = None
+) -> dict[str, bytes | Iterator[bytes]]:
     """Every file the index's charts and downloads need, by site-relative name: the data
     files as bytes, the downloads as pieces to write one after the other (never the whole
-    text at once: they grow with the number of updates times the number of metrics)."""
+    text at once: they grow with the number of updates times the number of metrics).
+
+    ``after``: for a download, the number of rows its previous version holds and that
+    version's bytes, to which only the later rows are added (see ``table_digest``)."""
     if not run.metrics.columns:
         return {}
-    cols = Columns(run)
+    cols = Columns(run) if cols is None else cols
     files = data_files(run, cols=cols)
-    files[JSONL_FILE] = metrics_jsonl_parts(run, cols)
-    files[CSV_FILE] = metrics_csv_parts(run, cols)
+    for name, make in ((JSONL_FILE, metrics_jsonl_parts), (CSV_FILE, metrics_csv_parts)):
+        prev = (after or {}).get(name)
+        files[name] = make(run, cols) if prev is None else chain(prev[1], make(run, cols, prev[0]))
     return files
+
+
+DOWNLOADS = (JSONL_FILE, CSV_FILE)
+
+
+def table_digest(cols: Columns, rows: int) -> str:
+    """A digest of everything the downloads' first ``rows`` lines are made of: the names,
+    whether each column is written as integers, whether there are times, and the steps,
+    times and values of those rows. Two tables of equal digests give the same lines there,
+    so a rebuild whose table only grew at its end (a run that appended updates) adds its
+    new lines to the previous files instead of writing every line again (a run of 19,370
+    updates of 72 metrics rewrote 58 MiB of downloads, 0.9 s of its 2.2 s rebuild)."""
+    h = hashlib.sha256()
+    has_times = any(t is not None for t in cols.times)
+    h.update(orjson.dumps([1, cols.names, [cols.ints(n) for n in cols.names], has_times, cols.steps[:rows]]))
+    h.update(orjson.dumps(cols.times[:rows]))
+    for name in cols.names:
+        h.update(cols.raw(name, rows).tobytes())
+    return h.hexdigest()
 
 
 def chart_files(run: Run) -> dict[str, bytes]:
