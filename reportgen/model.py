@@ -360,6 +360,10 @@ class MetricTable:
         for _first, _i, name, col in sorted(found, key=lambda f: (f[0], f[1])):
             self.columns[name] = col
 
+    def row_of(self, step: int) -> int | None:
+        """The row of ``step``, or None."""
+        return self._row.get(step)
+
     def get(self, step: int, name: str) -> float | None:
         """The finite value of ``name`` at ``step``, or None."""
         i = self._row.get(step)
