@@ -142,7 +142,7 @@ def test_an_error_of_the_main_process_stops_the_workers_rendering(tmp_path, monk
         time.sleep(0.05)
         return orig(*a, **k)
 
-    def boom(run):
+    def boom(*a):
         raise OSError(28, "No space left on device", "metrics.csv")
 
     monkeypatch.setattr(site_mod, "_render_iteration", slow)
