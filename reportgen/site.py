@@ -43,7 +43,7 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.cards import overview_rows
-from .views.index import index_context
+from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
     PageEntry,
@@ -643,7 +643,7 @@ def page_bytes(text: str) -> bytes:
 _WRITE_PART = 1 << 20
 
 
-def _page_parts(head: str, chunks: list[str], tail: str) -> Iterator[bytes]:
+def _page_parts(head: str, chunks: list[str] | Iterator[str], tail: str) -> Iterator[bytes]:
     """A page's bytes in parts of about _WRITE_PART, each chunk's text dropped once encoded.
 
     The groups are most of the page: encoded a group at a time, they are never joined into
@@ -653,8 +653,10 @@ def _page_parts(head: str, chunks: list[str], tail: str) -> Iterator[bytes]:
     held its text, its bytes and their join at once: 300 MiB more RSS)."""
     part = [page_bytes(head)]
     size = len(part[0])
+    held = chunks if isinstance(chunks, list) else None
     for i, text in enumerate(chunks):
-        chunks[i] = ""
+        if held is not None:
+            held[i] = ""
         if len(text) > 4 * _WRITE_PART:
             # a huge text (one escaped completion of 40 MiB of "<" is 160 MiB): encoded a
             # slice at a time, so its bytes are never all there beside it
@@ -1360,11 +1362,15 @@ def render_run(
             record(si, i, results[(si, i)])
         if chart_out is None:
             chart_out = run_files()
-    ctx = index_context(run, site_title)
+    ctx = index_context(run, site_title, rows=False)
     ctx.update(common)
     ctx["is_index"] = True
     ctx["charts"] = charts_context(run, chart_out)
-    writer.write("index.html", env.get_template("index.html").render(ctx))
+    # the table's rows written as they are made, about 1,000 at a time: the index of 68,089
+    # updates was a text of 17 MB, held as the rows, the page and its bytes at once
+    ctx["rows_html"] = _GROUPS_MARK
+    head, tail = env.get_template("index.html").render(ctx).split(_GROUPS_MARK)
+    writer.write("index.html", _page_parts(head, iteration_rows_parts(run, ctx["columns"]), tail))
     if search:
         # the iterations with texts, in page order, rendered now or kept from the last build
         shards = []
