@@ -796,3 +796,25 @@ def test_metric_downloads_get_the_new_rows_added_when_the_table_only_grew(tmp_pa
     check(o, [0, 0])
     _metrics_run(o, 13, 13, count=lambda n: n + 0.5)
     check(o, [12, 12])
+
+
+def test_a_rebuild_after_a_resume_writes_the_full_builds_state(tmp_path):
+    """The state file of a rebuild that took up the previous scan is the full build's, a
+    resumed segment included (its updates' bound stayed an integer, not 54.0 for 54)."""
+    import orjson
+
+    src, inc, full = tmp_path / "src", tmp_path / "inc", tmp_path / "full"
+    src.mkdir()
+    o = Obs().run("grpo", group_size=2)
+    _metrics_run(o, 1, 5)
+    o.run("grpo", resumed=3, group_size=2)
+    _metrics_run(o, 4, 6)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), inc, BuildOptions(jobs=1))
+    _metrics_run(o, 7, 8)  # the resumed segment goes on: the first one's bound is taken up
+    (src / "observe.jsonl").write_text(o.text())
+    assert build(str(src), inc, BuildOptions(jobs=1)).reused > 0
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    a, b = (orjson.loads((site / STATE).read_bytes()) for site in (inc, full))
+    assert a["reader"] == b["reader"] and a["downloads"] == b["downloads"]
+    assert (inc / STATE).read_bytes() == (full / STATE).read_bytes()

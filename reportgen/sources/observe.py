@@ -1037,7 +1037,8 @@ class ObserveReader:
                 broken_batches=int(sc["broken_batches"]),
                 utf8_replaced=int(sc["utf8_replaced"]),
                 segments=[_Segment(g[0], g[1], g[2], g[3], _params_of(g[4]), g[5], g[6], g[7]) for g in sc["segments"]],
-                active={int(k): math.inf if v is None else float(v) for k, v in sc["active"]},
+                # an update number stays an int, as a full scan keeps it (the state file is then the same)
+                active={int(k): math.inf if v is None else v if type(v) is int else float(v) for k, v in sc["active"]},
             )
             self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
             self._last_names = None
