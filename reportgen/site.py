@@ -25,7 +25,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import jinja2
 import orjson
@@ -1086,34 +1086,38 @@ def _previous_downloads(
         return None
     if old.get("digest") != table_digest(cols, rows):
         return None
-    out = {}
+    files: list[IO[bytes]] = []
     for name in DOWNLOADS:
-        blocks = _file_blocks(old_root / name, sizes.get(name))
-        if blocks is None:
+        f = _open_sized(old_root / name, sizes.get(name))
+        if f is None:
+            for g in files:
+                g.close()
             return None
-        out[name] = (rows, blocks)
-    return out
+        files.append(f)
+    return {name: (rows, _blocks(f)) for name, f in zip(DOWNLOADS, files)}
 
 
-def _file_blocks(path: Path, size: Any) -> Iterator[bytes] | None:
-    """A regular file's bytes a MiB at a time if it has ``size`` bytes (a link is not followed)."""
+def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
+    """``path`` opened if it is a regular file of ``size`` bytes: a link is not followed,
+    and a FIFO in its place does not block the build (O_NONBLOCK), as storage's reads."""
     if type(size) is not int:
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    f = open(fd, "rb")  # closed when dropped, even if never read
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size != size:
-        os.close(fd)
+        f.close()
         return None
+    return f
 
-    def blocks() -> Iterator[bytes]:
-        with open(fd, "rb") as f:
-            while block := f.read(1 << 20):
-                yield block
 
-    return blocks()
+def _blocks(f: IO[bytes]) -> Iterator[bytes]:
+    with f:
+        while block := f.read(1 << 20):
+            yield block
 
 
 @contextmanager

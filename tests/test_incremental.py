@@ -818,3 +818,68 @@ def test_a_rebuild_after_a_resume_writes_the_full_builds_state(tmp_path):
     a, b = (orjson.loads((site / STATE).read_bytes()) for site in (inc, full))
     assert a["reader"] == b["reader"] and a["downloads"] == b["downloads"]
     assert (inc / STATE).read_bytes() == (full / STATE).read_bytes()
+
+
+def test_old_downloads_unlike_the_state_are_written_whole_without_blocking_or_leaking(tmp_path):
+    """A FIFO in place of an old download does not block the rebuild (opened without
+    blocking, then refused), and a download that is gone closes the one already opened."""
+    import os
+    import sys
+    import threading
+
+    src, site, full = tmp_path / "src", tmp_path / "site", tmp_path / "full"
+    src.mkdir()
+    o = Obs().run("grpo", group_size=2)
+    _metrics_run(o, 1, 4)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), site, BuildOptions(jobs=1))
+
+    def fds() -> int:
+        return len(os.listdir("/proc/self/fd")) if sys.platform.startswith("linux") else 0
+
+    os.unlink(site / "metrics.csv")  # metrics.jsonl is opened, then metrics.csv is missing
+    _metrics_run(o, 5, 5)
+    (src / "observe.jsonl").write_text(o.text())
+    before = fds()
+    build(str(src), site, BuildOptions(jobs=1))
+    assert fds() == before
+    if hasattr(os, "mkfifo"):
+        os.unlink(site / "metrics.jsonl")
+        os.mkfifo(site / "metrics.jsonl")
+        _metrics_run(o, 6, 6)
+        (src / "observe.jsonl").write_text(o.text())
+        done: list[object] = []
+        t = threading.Thread(target=lambda: done.append(build(str(src), site, BuildOptions(jobs=1))), daemon=True)
+        t.start()
+        t.join(60)
+        if not done:  # blocked in open(): unblock it so that the thread ends, then fail
+            with open(site / "metrics.jsonl", "wb"):
+                pass
+            raise AssertionError("the rebuild blocked on a FIFO in place of metrics.jsonl")
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    for name in ("metrics.jsonl", "metrics.csv"):
+        assert (site / name).read_bytes() == (full / name).read_bytes()
+
+
+def test_a_state_refused_halfway_leaves_the_scan_as_a_fresh_one(tmp_path):
+    """restore() takes up a state whole or not at all: one whose metric names read well but
+    whose updates do not (a hand edit, a bug of another version) gives the full build's site,
+    not one whose metric table starts with the state's names."""
+    import orjson
+
+    src, site, full = tmp_path / "src", tmp_path / "site", tmp_path / "full"
+    src.mkdir()
+    o = Obs().run("grpo", group_size=2)
+    _metrics_run(o, 1, 4)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), site, BuildOptions(jobs=1))
+    state = orjson.loads((site / STATE).read_bytes())
+    state["reader"]["metric_names"] = ["zz/stale"] + state["reader"]["metric_names"]
+    state["reader"]["updates"][0][8] = [10**6]  # a prompt key id out of range: refused there
+    (site / STATE).write_bytes(orjson.dumps(state))
+    _metrics_run(o, 5, 5)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), site, BuildOptions(jobs=1))
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
+    assert b"zz/stale" not in (site / STATE).read_bytes()

@@ -1040,8 +1040,7 @@ class ObserveReader:
                 # an update number stays an int, as a full scan keeps it (the state file is then the same)
                 active={int(k): math.inf if v is None else v if type(v) is int else float(v) for k, v in sc["active"]},
             )
-            self._metric_index = {name: i for i, name in enumerate(state["metric_names"])}
-            self._last_names = None
+            metric_index = {str(name): i for i, name in enumerate(state["metric_names"])}
             left_out = MetricTable()
             count, some = state.get("metrics_left_out", [0, []])
             left_out.left_out = int(count)
@@ -1092,6 +1091,9 @@ class ObserveReader:
                 )
         except (KeyError, IndexError, TypeError, ValueError, OSError, InputError):
             return False
+        # taken up only whole: a state refused halfway leaves the scan from byte 0 as it was
+        self._metric_index = metric_index
+        self._last_names = None
         self._updates = updates
         self._prompts = prompts
         self._left_out = left_out

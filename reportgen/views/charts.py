@@ -402,7 +402,11 @@ class Columns:
             return len(self.json(name))
         col = self._columns[name]
         stride = rows // _SIZE_SAMPLE
-        some = col[::stride].tolist() if self._order is None else [col[i] for i in self._order[::stride]]
+        # a row from each of 512 stretches, at a place that moves from one to the next (a
+        # fixed stride met a gap every 8th row at each of its rows: 20 KB for 72 KB)
+        rows_at = [k * stride + (k * 2654435761) % stride for k in range(_SIZE_SAMPLE)]
+        order = self._order
+        some = [col[i] for i in rows_at] if order is None else [col[order[i]] for i in rows_at]
         if self.ints(name):
             text = orjson.dumps([int(v) if math.isfinite(v) else None for v in some])
         else:
