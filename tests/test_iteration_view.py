@@ -392,9 +392,9 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
 
 
 def test_long_text_escaping_gives_markupsafes_entities():
-    """A long ASCII text sparse in "<" is escaped by str.replace (html._replaced), the rest by
-    markupsafe: both ways must give escape()'s bytes, on each side of the length threshold
-    and of the density sample, for every special character, ASCII or not."""
+    """A long text sparse in "<" is escaped by str.replace (html._replaced), ASCII or wide, the
+    rest by markupsafe: both ways must give escape()'s bytes, on each side of the length
+    threshold and of the density sample, for every special character, ASCII or not."""
     import random
 
     from markupsafe import escape
@@ -423,7 +423,8 @@ def test_long_text_escaping_gives_markupsafes_entities():
         trace,
         dense,
         quoted,
-        trace.replace("step", "步骤"),  # wide: markupsafe
+        trace.replace("step", "步骤"),  # wide (UCS-2): replace too
+        trace.replace("step", "\U0001d465 \u2264"),  # UCS-4
         trace + "\U0001f642",
         "&" * _REPLACE_MIN,
         "&amp;&lt;" * 300,  # entities already in the text are escaped again
@@ -733,3 +734,25 @@ def test_deep_values_cost_in_proportion_to_their_size():
         assert pretty_json(deep(levels)) == compact
     small = {"a": [1, 2]}
     assert pretty_json(small) == '{\n  "a": [\n    1,\n    2\n  ]\n}'  # indented as before
+
+
+def test_summaries_lose_bidi_controls_and_write_our_marks_as_references():
+    """esc_marks: a summary we made keeps every character but the bidi embedding, override
+    and isolate controls (which would turn our own words around), and writes its marks as
+    character references, ASCII or wide."""
+    from markupsafe import escape
+
+    from reportgen.views.html import esc_marks
+
+    controls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    for s in [
+        "plain <b> & 'x'",
+        "a\u202eb … c ⏎ d → e",
+        "步骤 \U0001f642" + controls + "x",
+        controls,
+        "\u200f\u202f\u2065\u206a",
+    ]:
+        want = str(escape(s)).replace("\u23ce", "&#9166;").replace("\u2026", "&#8230;").replace("\u2192", "&#8594;")
+        for c in controls:
+            want = want.replace(c, "")
+        assert esc_marks(s) == want, s
