@@ -43,6 +43,7 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.cards import overview_rows
+from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digest
 from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
@@ -1072,13 +1073,11 @@ FEW_COLLECTIONS = (200_000, 50, 100)
 
 
 def _previous_downloads(
-    cols: Any, old_root: Path | None, old: dict[str, Any] | None
+    cols: Columns, old_root: Path | None, old: dict[str, Any] | None
 ) -> dict[str, tuple[int, Iterator[bytes]]] | None:
     """The previous site's downloads, to add the new rows to: each file's row count and its
     bytes, when the old table is the start of the new one (``charts.table_digest``) and the
     files are the ones its state describes; None to write them whole."""
-    from .views.charts import DOWNLOADS, table_digest
-
     if old_root is None or not isinstance(old, dict):
         return None
     rows, sizes = old.get("rows"), old.get("sizes")
@@ -1315,8 +1314,6 @@ def render_run(
                 else:
                     arrived(si, i, res)
             return gone
-
-        from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digest
 
         def run_files() -> dict[str, int]:
             # what follows from the scan alone, not from the pages: written while the workers render

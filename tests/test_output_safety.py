@@ -146,7 +146,7 @@ def test_an_error_of_the_main_process_stops_the_workers_rendering(tmp_path, monk
         raise OSError(28, "No space left on device", "metrics.csv")
 
     monkeypatch.setattr(site_mod, "_render_iteration", slow)
-    monkeypatch.setattr("reportgen.views.charts.chart_parts", boom)
+    monkeypatch.setattr(site_mod, "chart_parts", boom)
     with pytest.raises(OSError, match="No space left"):
         build(str(src), out, BuildOptions(jobs=2, incremental=False))
     assert pools == [2]
