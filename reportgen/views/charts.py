@@ -320,17 +320,10 @@ def _order(run: Run) -> list[int]:
     return sorted(range(len(steps)), key=steps.__getitem__)
 
 
-def _column_values(col: array, order: list[int] | None, ints: bool | None = None) -> list[float] | list[int | None]:
-    """A column in step order (``order`` None: it is); an all-integer column as ints (NaN as
-    None), else floats. ``ints`` given: whether the whole column is all-integer, for a slice."""
-    values = col.tolist()
-    if order is not None:
-        values = [values[i] for i in order]
-    if ints is None:
-        ints = _all_integer(values)
-    if ints:
-        return [int(v) if math.isfinite(v) else None for v in values]
-    return values
+def _json_values(values: list[float], ints: bool) -> list[float] | list[int | None]:
+    """Values as the files write them: an all-integer column as ints (NaN as None), else
+    floats (orjson writes a NaN as null)."""
+    return [int(v) if math.isfinite(v) else None for v in values] if ints else values
 
 
 def _all_integer(values: list[float]) -> bool:
@@ -376,12 +369,12 @@ class Columns:
             known = self._ints[name] = _all_integer(self._columns[name].tolist() if values is None else values)
         return known
 
-    def raw(self, name: str, rows: int) -> array:
-        """The column's first ``rows`` values in step order, as floats."""
+    def raw(self, name: str, stop: int, start: int = 0) -> array:
+        """The column's values of rows [start, stop) in step order, as floats."""
         col = self._columns[name]
         if self._order is None:
-            return col[:rows]
-        return array("d", [col[i] for i in self._order[:rows]])
+            return col[start:stop]
+        return array("d", [col[i] for i in self._order[start:stop]])
 
     def json(self, name: str) -> bytes:
         """The column as a JSON array."""
@@ -389,9 +382,7 @@ class Columns:
         ints = self.ints(name, values)
         if self._order is not None:
             values = [values[i] for i in self._order]
-        if ints:
-            return orjson.dumps([int(v) if math.isfinite(v) else None for v in values])
-        return orjson.dumps(values)
+        return orjson.dumps(_json_values(values, ints))
 
     def size(self, name: str) -> int:
         """About the length of json(name), from values spread over the column: where the
@@ -407,10 +398,7 @@ class Columns:
         rows_at = [k * stride + (k * 2654435761) % stride for k in range(_SIZE_SAMPLE)]
         order = self._order
         some = [col[i] for i in rows_at] if order is None else [col[order[i]] for i in rows_at]
-        if self.ints(name):
-            text = orjson.dumps([int(v) if math.isfinite(v) else None for v in some])
-        else:
-            text = orjson.dumps(some)
+        text = orjson.dumps(_json_values(some, self.ints(name)))
         return (len(text) - 2) * rows // len(some) + 2
 
     def cells(self, name: str, null: bytes = b"null", start: int = 0, stop: int | None = None) -> list[bytes]:
@@ -419,12 +407,7 @@ class Columns:
         stop = len(self.steps) if stop is None else stop
         if start >= stop:
             return []
-        col = self._columns[name]
-        if self._order is None:
-            part = col[start:stop]
-        else:
-            part = array("d", [col[i] for i in self._order[start:stop]])
-        text = orjson.dumps(_column_values(part, None, self.ints(name)))[1:-1]
+        text = orjson.dumps(_json_values(self.raw(name, stop, start).tolist(), self.ints(name)))[1:-1]
         if null != b"null":
             text = text.replace(b"null", null)  # the text holds only numbers, commas and nulls
         return text.split(b",")
