@@ -754,6 +754,17 @@ def _metrics_run(o: Obs, first: int, last: int, count: Any = None, segment: int 
         o.batch(o.update(n, reward__mean=n / 10, count=n if count is None else count(n)), segment=segment)
 
 
+def _built_metrics_site(tmp_path: Path) -> tuple[Path, Path, Path, Obs]:
+    """A run of 4 updates with metrics built into ``site``: (src, site, full, the Obs to go on with)."""
+    src, site, full = tmp_path / "src", tmp_path / "site", tmp_path / "full"
+    src.mkdir()
+    o = Obs().run("grpo", group_size=2)
+    _metrics_run(o, 1, 4)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), site, BuildOptions(jobs=1))
+    return src, site, full, o
+
+
 def test_metric_downloads_get_the_new_rows_added_when_the_table_only_grew(tmp_path, monkeypatch):
     """A rebuild whose metric table only grew at its end adds the new lines to the previous
     downloads; one where an old row changed (a resume redid an update) or a column changed
@@ -827,12 +838,7 @@ def test_old_downloads_unlike_the_state_are_written_whole_without_blocking_or_le
     import sys
     import threading
 
-    src, site, full = tmp_path / "src", tmp_path / "site", tmp_path / "full"
-    src.mkdir()
-    o = Obs().run("grpo", group_size=2)
-    _metrics_run(o, 1, 4)
-    (src / "observe.jsonl").write_text(o.text())
-    build(str(src), site, BuildOptions(jobs=1))
+    src, site, full, o = _built_metrics_site(tmp_path)
 
     def fds() -> int:
         return len(os.listdir("/proc/self/fd")) if sys.platform.startswith("linux") else 0
@@ -867,12 +873,7 @@ def test_a_state_refused_halfway_leaves_the_scan_as_a_fresh_one(tmp_path):
     not one whose metric table starts with the state's names."""
     import orjson
 
-    src, site, full = tmp_path / "src", tmp_path / "site", tmp_path / "full"
-    src.mkdir()
-    o = Obs().run("grpo", group_size=2)
-    _metrics_run(o, 1, 4)
-    (src / "observe.jsonl").write_text(o.text())
-    build(str(src), site, BuildOptions(jobs=1))
+    src, site, full, o = _built_metrics_site(tmp_path)
     state = orjson.loads((site / STATE).read_bytes())
     state["reader"]["metric_names"] = ["zz/stale"] + state["reader"]["metric_names"]
     state["reader"]["updates"][0][8] = [10**6]  # a prompt key id out of range: refused there
