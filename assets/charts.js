@@ -31,7 +31,7 @@
     table.parsed = true;
     var sec = document.querySelector("section.iterations"), tbl = document.getElementById("iterations");
     var rows = tbl && tbl.tBodies.length ? tbl.tBodies[0].rows.length : 0;
-    if (rows > 1500) {
+    if (rows > 1500) { // index.LONG_TABLE
       document.documentElement.setAttribute("data-rg-long", "");
       if (sec) sec.style.containIntrinsicSize = "auto " + (rows * 25 + 80) + "px";
     }

@@ -74,6 +74,7 @@ def block_main(context, missing=missing):
     l_0_n_rollouts = resolve('n_rollouts')
     l_0_charts = resolve('charts')
     l_0_root = resolve('root')
+    l_0_long_table = resolve('long_table')
     l_0_columns = resolve('columns')
     l_0_rows_html = resolve('rows_html')
     l_0_evals = resolve('evals')
@@ -279,7 +280,11 @@ def block_main(context, missing=missing):
             yield '</td></tr>\n    '
         l_1_s = missing
         yield '\n    </tbody>\n  </table>\n</section>\n'
-    yield '\n\n<section class="iterations">\n  <h2>'
+    yield '\n\n<section class="iterations'
+    if (undefined(name='long_table') if l_0_long_table is missing else l_0_long_table):
+        pass
+        yield ' long'
+    yield '">\n  <h2>'
     yield escape(('Updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'Iterations'))
     yield '</h2>\n  <div class="table-wrap">\n  <table class="data" id="iterations">\n    <thead><tr><th>'
     yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step'))
@@ -460,4 +465,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=126&11=128&12=130&13=138&14=146&15=149&16=156&17=166&19=171&20=181&22=184&23=186&25=192&27=195&29=202&32=213&35=216&40=225&41=227&45=230&46=232&47=234&48=236&49=239&52=242&58=245&59=249&60=257&61=265&62=269&70=283&73=285&74=291&76=299&82=301&84=305&86=313&88=321&89=325&96=348&103=351&104=355&105=361&106=365&114=378&121=381&122=385&129=400&131=403&134=406&40=413&136=437&138=455'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&58=246&59=250&60=258&61=266&62=270&69=284&70=288&73=290&74=296&76=304&82=306&84=310&86=318&88=326&89=330&96=353&103=356&104=360&105=366&106=370&114=383&121=386&122=390&129=405&131=408&134=411&40=418&136=442&138=460'

@@ -11,6 +11,11 @@ from ..model import Run
 from .html import esc
 from .text import fmt, pretty_json
 
+# rows from which the table is laid out as grid rows, each skipped while off screen (charts.js
+# decides the same from the rows it finds, for pages that script; the CSS of a page that does
+# not script reads the section's "long" class)
+LONG_TABLE = 1500
+
 OBSERVE_COLUMNS = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
 TINKER_COLUMNS = (
     "env/all/reward/total",
@@ -86,6 +91,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         "model_name": model_file_name(run.model) if run.format == "observe" else run.model,
         "columns": columns,
         "rows_html": iteration_rows(run, columns) if rows else None,
+        "long_table": len(run.iterations) > LONG_TABLE,
         "n_texts": texts,
         "n_rollouts": rollouts,
         "evals": evals,
