@@ -178,9 +178,12 @@
   // case=1: the search matches case (search.html's "match case" sends it along with its query)
   var FILTER_KEYS = ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup"];
   var VIEW_KEYS = ["sort", "compact", "md"];
-  var ANCHOR_RE = /^g-?\d+(-m\d+)?$/; // group and member anchors: #g3, #g3-m2, #g-0 (no group id)
-  // compare ids: update:group:member, or label@step:group:member on eval pages (labels are safe names)
-  var CID_RE = /^([A-Za-z0-9_.-]+@)?\d+:(-|\d+):\d+$/;
+  // group and member anchors (views.iteration.group_anchor): #g3, #g3-m2, #g-0 (no group id),
+  // and "n" for a minus sign in ids the writer made negative: #gn1 (group -1), #g3-mn2 (member -2)
+  var ANCHOR_RE = /^g(-\d+|n?\d+)(-mn?\d+)?$/;
+  // compare ids: update:group:member, or label@step:group:member on eval pages (labels are safe
+  // names); group "-" is no group, and ids may be negative
+  var CID_RE = /^([A-Za-z0-9_.-]+@)?\d+:(-|-?\d+):-?\d+$/;
   var state = emptyState();
   var target = null; // {kind: "anchor"|"prompt", value}
   var compareIds = null;
@@ -1109,7 +1112,7 @@
       if (initial && target.kind === "anchor" && overviewRows.length && params.seek === undefined) {
         // the table of all groups knows the page a group starts on: go there at once, and
         // say at once that a group none of them has is missing
-        var gid = target.value.replace(/-m\d+$/, "");
+        var gid = target.value.replace(/-mn?\d+$/, "");
         var row = overviewRows.filter(function (r) { return r.anchor === gid; })[0];
         if (!row) {
           toast(target.value + " is not on any page of this iteration");

@@ -610,3 +610,60 @@ def test_group_header_counts_unknown_execution_apart(tmp_path):
     build(str(o.write(tmp_path / "src")), tmp_path / "site")
     head = soup(tmp_path / "site" / "train_iteration_000001.html").select_one("section.group header")
     assert "1/3 trained, 2 unknown" in head.get_text(" ")
+
+
+def negative_ids_run(directory: Path) -> Path:
+    """An export whose writer chose negative ids: groups -1, 0 and 1, members -3, -1, -2, and a
+    batch without a group (None) in the same update, so that PPO's ``g-<index>`` anchors and
+    the groups' share a page; two groups a page, so the update has the table of all groups."""
+    o = Obs().run("grpo", group_size=2)
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.prompt("p:1", "r"),
+        o.rollout(1, -1, -3, "neg member of a neg group", prompt="p:0", reward=0.25),
+        o.rollout(1, -1, 0, "member 0 of group -1", prompt="p:0", reward=0.5),
+        o.rollout(1, None, 2, "no group, member 2", prompt="p:1"),
+        o.rollout(1, None, -2, "no group, member -2", prompt="p:1", reward=0.0),
+        o.rollout(1, 0, -1, "member -1 of group 0", prompt="p:0"),
+        o.rollout(1, 1, 5, "member 5 of group 1", prompt="p:0"),
+    )
+    o.batch(o.update(1))
+    return o.write(directory)
+
+
+def test_negative_ids_get_anchors_every_link_reaches(tmp_path):
+    """Group -1 was anchored ``g-1``, the anchor of the second place of a batch without a group
+    (so two elements had one id), and member -3 ``g-1-m-3``, which the page's script refused.
+    A minus sign in an id is written ``n`` (``gn1``, ``g0-mn1``): every ``#`` link of a page,
+    to itself or to another page of the update, and every search result reaches an element
+    of that id, and no id is given twice."""
+    from .test_search import data_of
+
+    site = tmp_path / "site"
+    build(str(negative_ids_run(tmp_path / "src")), site, BuildOptions(groups_per_page=2))
+    pages = sorted(site.glob("train_iteration_000001*.html"))
+    assert [p.name for p in pages] == ["train_iteration_000001.html", "train_iteration_000001_p2.html"]
+    ids: dict[str, list[str]] = {}
+    docs = {}
+    for p in pages:
+        docs[p.name] = doc = soup(p)
+        ids[p.name] = [t["id"] for t in doc.find_all(id=True)]
+        assert len(ids[p.name]) == len(set(ids[p.name])), p.name
+    assert {"gn1", "gn1-mn3", "gn1-m0", "g-1", "g-1-mn2", "g-1-m2"} <= set(ids["train_iteration_000001.html"])
+    assert {"g0-mn1", "g1-m5"} <= set(ids["train_iteration_000001_p2.html"])
+    for name, doc in docs.items():
+        for a in doc.find_all(href=True):
+            page, sep, frag = a["href"].partition("#")
+            if not sep or page == "index.html":
+                continue
+            assert frag in ids[page or name], (name, a["href"])
+        labels = {a["href"]: a.get_text() for a in doc.select("#all-groups tbody a")}
+        assert labels["train_iteration_000001.html#gn1"] == "group -1"
+        assert labels["train_iteration_000001.html#g-1"] == "rollouts"
+    shard = data_of(site / "train_iteration_000001_search.js", "RG_SEARCH_SHARD")
+    assert shard["items"]
+    for page, anchor, *_ in shard["items"]:
+        assert anchor in ids[shard["pages"][page]], anchor
+    card = docs["train_iteration_000001.html"].select_one("#gn1-mn3")
+    assert card["data-cid"] == "1:-1:-3" and card["data-member"] == "-3"
+    assert card.select_one("a.anchor").get_text() == "#-3"

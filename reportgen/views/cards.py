@@ -810,7 +810,8 @@ def _member(
     skip = m.skip_reason
     if skip:
         facts.skip_reasons.add(skip)
-    ma = f"{anchor}-m{member}"
+    # iteration.member_anchor, inline: once per rollout
+    ma = f"{anchor}-m{member}" if member >= 0 else f"{anchor}-mn{-member}"
     summary = _summary(m) if m.metadata is not None else None
     summ = "" if summary is None else f' data-summary="{esc_marks(summary)}"'
     reward = m.reward

@@ -426,13 +426,28 @@ def duplicate_ids(g: Group) -> set[int]:
     return {id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages)}
 
 
+def id_part(n: int) -> str:
+    """A group or member id as written in an anchor: ``3``, or ``n3`` for -3 (the writer
+    chooses the ids, and ``g-1`` already names the second place of PPO's batch without a
+    group, so a minus sign cannot stand for itself)."""
+    return str(n) if n >= 0 else f"n{-n}"
+
+
 def group_anchor(g: Group, index: int) -> tuple[str, str]:
-    """(anchor, label) of a group on its page, ``index`` its place there: ``g3`` and "group 3",
-    or ``g-0`` and "rollouts" for PPO's batch without a group. Cards, the table of all groups
-    and the search's links all name a group so."""
-    if g.id is not None:
-        return f"g{g.id}", f"group {g.id}"
+    """(anchor, label) of a group on its page, ``index`` its place there: ``g3`` and "group 3"
+    (``gn3`` and "group -3" for a negative id), or ``g-0`` and "rollouts" for PPO's batch
+    without a group. Cards, the table of all groups and the search's links all name a group
+    so; ``assets/reportgen.js`` (``ANCHOR_RE``) reads these shapes."""
+    gid = g.id
+    if gid is not None:
+        return (f"g{gid}" if gid >= 0 else f"gn{-gid}"), f"group {gid}"
     return f"g-{index}", "rollouts"
+
+
+def member_anchor(group: str, member: int) -> str:
+    """The anchor of a member card in the group of anchor ``group``: ``g3-m2``, ``g3-mn2``
+    for member -2 (``cards._member`` writes the same inline)."""
+    return f"{group}-m{id_part(member)}"
 
 
 def reward_stats(rewards: Sequence[float]) -> tuple[float | None, float | None, float | None, float | None]:

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from ..model import Group, Member, Message, Prompt
-from .iteration import group_anchor
+from .iteration import group_anchor, member_anchor
 from .text import pretty_json
 
 INDEX_FILE = "search_index.js"
@@ -82,16 +82,15 @@ def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
             items.append([page, anchor, f"{label} · conversation {ci}", None, "\n".join(_messages_parts(conv))])
         for m in g.members:
             who = f"{label} · #{m.member}"
+            ma = member_anchor(anchor, m.member)
             mp = m.prompt
             # PPO: each member its own prompt; a member of a group says the group's again
             if mp is not None and mp.messages and (g.prompt is None or mp.key != g.prompt.key):
-                items.append([page, f"{anchor}-m{m.member}", f"{who} · prompt", None, _prompt_text(mp)])
+                items.append([page, ma, f"{who} · prompt", None, _prompt_text(mp)])
             if m.completion is None and not m.messages:
                 continue
             r = m.reward
-            items.append(
-                [page, f"{anchor}-m{m.member}", who, r if r is not None and math.isfinite(r) else None, _member_text(m)]
-            )
+            items.append([page, ma, who, r if r is not None and math.isfinite(r) else None, _member_text(m)])
     return items
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reportgen.site import build
+from reportgen.site import BuildOptions, build
 
 from ..test_iteration_view import build_synthetic, recurring_run
 from .conftest import file_url, seen_text
@@ -955,3 +955,40 @@ def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
     wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 2")
     assert links() == ["2", "3"] and page.query_selector(".oall") is None
     clean(watched, syn)
+
+
+def test_links_to_negative_ids_land_on_their_cards(tmp_path, watched):
+    """Ids the writer made negative (group -1, member -3) and a batch without a group on the
+    same page: a hash names them with ``n`` for the minus sign, and the script takes each as
+    an anchor (here, from the other page of the update, with filters) and as a member of a
+    comparison."""
+    from ..test_observe_site import negative_ids_run
+
+    site = tmp_path / "site"
+    build(str(negative_ids_run(tmp_path / "src")), site, BuildOptions(groups_per_page=2))
+    open_page(watched, site, "train_iteration_000001.html", "#gn1-mn3")
+    watched.page.wait_for_selector("#gn1-mn3.target-hl")
+    # from the other page: the table of all groups sends the anchor to the group's page
+    for anchor in ("gn1-mn3", "gn1", "g-1-mn2"):
+        watched.goto(file_url(site / "train_iteration_000001_p2.html") + "#" + anchor)
+        watched.page.wait_for_url(f"**/train_iteration_000001.html#{anchor}")
+        watched.page.wait_for_selector(f"#{anchor}.target-hl")
+    watched.goto("about:blank")  # a new document: a hash changed in place does not seek other pages
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#g0-mn1")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#g0-mn1")
+    watched.page.wait_for_selector("#g0-mn1.target-hl")
+    # with filters, the anchor travels as at=
+    open_page(watched, site, "train_iteration_000001.html", "#q=neg&at=gn1-mn3")
+    watched.page.wait_for_selector("#gn1-mn3.target-hl")
+    assert shown(watched) == ["gn1-mn3"]
+    # a click on a member's reward bar names it in the address
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.click("#gn1 svg.minibars g.bar[data-target='gn1-mn3']")
+    wait_js(watched, "location.hash === '#gn1-mn3'")
+    # a comparison of member -3 of group -1 and member -2 of no group
+    open_page(watched, site, "train_iteration_000001.html", "#compare=1:-1:-3,1:-:-2")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    body = watched.page.inner_text("#rg-cmp-body")
+    assert "not loaded" not in body
+    assert "group -1 · #-3" in body and "#-2" in body
+    clean(watched, site)
