@@ -44,7 +44,7 @@ from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_ass
 from .sources import Progress
 from .storage import Storage, is_url, shown_text
 from .views.index import model_file_name
-from .views.text import safe_name, script_json
+from .views.text import FOLDER_NAME_BYTES, cut_utf8, folder_name, script_json
 
 SUMMARY_FILE = "run.json"
 SCHEMA = "reportgen-run/1"
@@ -316,17 +316,20 @@ def _base_name(source: str) -> str:
 
 
 def unique_names(sources: list[str]) -> list[str]:
-    """A safe, distinct folder name per source (case-insensitively distinct, never ``assets``)."""
+    """A safe, distinct folder name per source (``views.text.folder_name``: letters and digits
+    of any script kept; distinct case-insensitively, by ``str.casefold``; never ``assets``;
+    at most ``FOLDER_NAME_BYTES`` bytes of UTF-8 with the ``-2`` that tells two apart)."""
     taken: set[str] = set()
     names = []
     for src in sources:
-        base = safe_name(_base_name(src))
-        if base.lower() in RESERVED:
+        base = folder_name(_base_name(src))
+        if base.casefold() in RESERVED:
             base = base + "_run"
         name, k = base, 2
-        while name.lower() in taken:
-            name, k = f"{base}-{k}", k + 1
-        taken.add(name.lower())
+        while name.casefold() in taken:
+            suffix = f"-{k}"
+            name, k = cut_utf8(base, FOLDER_NAME_BYTES - len(suffix)).rstrip("._") + suffix, k + 1
+        taken.add(name.casefold())
         names.append(name)
     return names
 
@@ -381,7 +384,8 @@ def plan_sweep(sources: list[str], out: Path | None = None) -> SweepPlan | None:
 
 def natural_key(name: str) -> list[Any]:
     """Sort key putting run2 before run10."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t.lower()) for t in re.split(r"(\d+)", name) if t]
+    # isdecimal, as \d matches: "²" is a digit to isdigit, and int() refuses it
+    return [(0, int(t), "") if t.isdecimal() else (1, 0, t.lower()) for t in re.split(r"(\d+)", name) if t]
 
 
 # ---------------------------------------------------------------- building a sweep

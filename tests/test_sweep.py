@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from reportgen.cli import main
 from reportgen.model import Checkpoint, IterationRef, Run
 from reportgen.resources import demo_dir
 from reportgen.site import BuildOptions, build
-from reportgen.sweep import downsample, flatten_config, run_status, unique_names, varying_keys
+from reportgen.sweep import downsample, flatten_config, natural_key, run_status, unique_names, varying_keys
+from reportgen.views.text import FOLDER_NAME_BYTES, folder_name, safe_name
 
 from .obs import Obs
 
@@ -390,6 +392,86 @@ def test_unique_names():
     ]
 
 
+def test_folder_names_keep_every_script_and_stay_safe():
+    """A run's folder keeps the letters and digits of its name in any script ("实验-1" and
+    "试验-1" both became "_1"-like names, or "unnamed"), in NFC, with their combining marks;
+    what a path, Windows or a reader's eyes cannot take goes."""
+    cases = {
+        "实验-1": "实验-1",
+        "试验-1": "试验-1",
+        "Re\u0301sume\u0301 2": "Résumé_2",  # composed: NFC
+        "प्रयोग": "प्रयोग",  # the virama and vowel signs are marks: kept with their letters
+        "Ｘ²": "Ｘ²",
+        'a/b\\c:d*e?f"g<h>i|j': "a_b_c_d_e_f_g_h_i_j",
+        "..": "unnamed",
+        ".hidden": "hidden",
+        "a..b": "a.b",
+        "\u0301abc": "abc",  # never a mark first
+        "e\u202eab\u200b": "eab",  # bidi and format characters dropped
+        "\u3164\ufe0f": "unnamed",  # invisible letters and variation selectors too
+        "run\x00\x1f\t1": "run_1",
+        "😀 run": "run",
+        "CON": "CON_run",
+        "nul.txt": "nul_run.txt",
+        "": "unnamed",
+    }
+    assert {k: folder_name(k) for k in cases} == cases
+    assert folder_name("é" * 80) == "é" * 50  # 100 bytes of UTF-8, cut between characters
+    assert folder_name("a" * 99 + "é") == "a" * 99  # not half of its two bytes
+    assert folder_name("a" * 98 + "e\u0301\u0302") == "a" * 98  # not a letter without its marks
+    hostile = [chr(c) for c in range(0x2100)] + ["\ud800", "\U0001f600", "\u202e", "\u0301" * 300, "x" * 300]
+    for text in [*hostile, "".join(hostile)]:
+        name = folder_name(text)
+        assert name not in (".", "..") and not name.startswith((".", "_")) and ".." not in name
+        assert len(name.encode("utf-8")) <= FOLDER_NAME_BYTES
+        assert not any(c in '<>:"/\\|?*' or unicodedata.category(c)[0] in "CZ" for c in name), repr(name)
+        assert unicodedata.normalize("NFC", name) == name and unicodedata.category(name[0])[0] != "M"
+    # tinker's own rule, for the files it names, stays as it was
+    assert safe_name("实验-1") == "-1" and safe_name("run 1") == "run_1"
+
+
+def test_unique_names_of_any_script():
+    long = "长" * 40  # 120 bytes: 33 characters, then 32 and "-2"
+    assert unique_names(["a/实验-1", "b/试验-1", "c/实验-1", f"d/{long}", f"e/{long}", "f/Straße", "g/STRASSE"]) == [
+        "实验-1",
+        "试验-1",
+        "实验-1-2",
+        "长" * 33,
+        "长" * 32 + "-2",
+        "Straße",
+        "STRASSE-2",  # casefolded alike: one folder on a case-insensitive disk
+    ]
+    assert natural_key("²") == [(1, 0, "²")]  # int("²") raised
+    assert natural_key("run٣") == [(1, 0, "run"), (0, 3, "")]
+
+
+def test_a_sweep_of_runs_named_in_any_script_links_their_folders(tmp_path):
+    """Runs named "实验-1", "试验-1" and "Résumé" (decomposed, as macOS writes it) get folders of
+    those names, and the index's links, percent-encoded UTF-8, reach each folder's files."""
+    from urllib.parse import unquote
+
+    runs = tmp_path / "runs"
+    shutil.copytree(RUNS["agent"], runs / "实验-1")
+    shutil.copytree(RUNS["observe_examples"], runs / "试验-1")
+    shutil.copytree(RUNS["agent"], runs / "Re\u0301sume\u0301")
+    out = tmp_path / "site"
+    assert invoke("build", str(runs), "-o", str(out), "-q").exit_code == 0
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["Résumé", "assets", "实验-1", "试验-1"]
+    doc = soup(out / "index.html")
+    rows = {r["data-run"]: r for r in doc.select("#sw-table tbody tr")}
+    assert sorted(rows) == ["Résumé", "实验-1", "试验-1"]
+    assert rows["实验-1"].select_one("a")["href"] == "%E5%AE%9E%E9%AA%8C-1/index.html"
+    hrefs = [a["href"] for a in doc.select("a[href]") if "://" not in a["href"] and not a["href"].startswith("#")]
+    assert len(hrefs) >= 3
+    for href in hrefs:
+        assert href.isascii(), href
+        assert (out / unquote(href.split("#", 1)[0])).is_file(), href
+    data = (out / "sweep_data.js").read_text(encoding="utf-8")
+    assert '"name":"实验-1"' in data  # sweep.js encodes it (encodeURIComponent) for its links
+    assert invoke("index", str(out)).exit_code == 0  # the same index from the folders alone
+    assert soup(out / "index.html").select_one("tr[data-run='实验-1'] a")["href"] == "%E5%AE%9E%E9%AA%8C-1/index.html"
+
+
 def test_build_options_up_link(tmp_path):
     build(str(RUNS["agent"]), tmp_path / "s", BuildOptions(up=("../index.html", "my sweep")))
     a = soup(tmp_path / "s" / "train_iteration_000001.html").select_one("header nav a")
@@ -403,9 +485,9 @@ def test_names_that_files_cannot_carry_keep_their_titles(tmp_path):
     out = tmp_path / "site"
     assert invoke("build", str(runs), "-o", str(out), "-q").exit_code == 0
     rows = {r["data-run"]: r for r in soup(out / "index.html").select("#sw-table tbody tr")}
-    assert sorted(rows) == ["run_1", "unnamed"]
-    assert title_of(out / "unnamed" / "index.html") == "実験 · run summary"
-    assert "実験" in rows["unnamed"].get_text()
+    assert sorted(rows) == ["run_1", "実験"]
+    assert title_of(out / "実験" / "index.html") == "実験 · run summary"
+    assert rows["実験"].select_one("a")["href"] == "%E5%AE%9F%E9%A8%93/index.html"
     # a folder assembled by hand may have any name: links quote it
     shutil.move(str(out / "run_1"), str(out / "my run#1"))
     assert invoke("index", str(out)).exit_code == 0

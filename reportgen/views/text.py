@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from typing import Any
 
 import orjson
@@ -312,3 +313,66 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 def safe_name(text: str) -> str:
     """A file-name component made from input (tinker's own sanitising rule)."""
     return _SAFE_NAME.sub("_", text).strip("._") or "unnamed"
+
+
+# a sweep's run folders (folder_name): at most this many bytes of UTF-8, a suffix included
+FOLDER_NAME_BYTES = 100
+# Default_Ignorable_Code_Point (Unicode 15) that are not Cf (every Cf is dropped anyway):
+# invisible letters (Hangul fillers) and marks (variation selectors, the grapheme joiner)
+_IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0000-\U000e0fff]")
+# names Windows gives to devices, whatever follows a dot (CON.txt is CON)
+_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"{d}{i}" for d in ("com", "lpt") for i in "0123456789\xb9\xb2\xb3")]
+)
+
+
+def folder_name(text: str, limit: int = FOLDER_NAME_BYTES) -> str:
+    """A folder name made from a run's name, readable in any script (a sweep's run folders).
+
+    Letters and digits of every script are kept (``str.isalnum``, in NFC), with the
+    combining marks that follow them (Devanagari's vowel signs, Hebrew points) and ``_ . -``;
+    format characters (bidi controls, zero-width joiners) and other default-ignorable ones are
+    dropped; anything else (spaces, ``/ \\ : * ? " < > |``, controls, symbols, emoji) becomes
+    one ``_`` a run. No leading or trailing ``.`` or ``_``, no ``..``, no Windows device name
+    (``con`` becomes ``con_run``), at most ``limit`` bytes of UTF-8, cut before a letter
+    rather than between it and its marks; "unnamed" when nothing is left. Not
+    ``safe_name``, which is tinker's rule for its own files and must stay it."""
+    out: list[str] = []
+    kept = False  # the last character written is a letter, a digit or a mark after one
+    for ch in _IGNORABLE.sub("", unicodedata.normalize("NFC", text)):
+        if ch.isalnum():
+            out.append(ch)
+            kept = True
+            continue
+        cat = unicodedata.category(ch)
+        if cat == "Cf":
+            continue
+        if cat[0] == "M" and kept:
+            out.append(ch)
+        elif ch in "_.-":
+            out.append(ch)
+            kept = False
+        elif not out or out[-1] != "_":
+            out.append("_")
+            kept = False
+        else:
+            kept = False
+    # NFC again: a format character dropped between a letter and its mark leaves them side by side
+    name = re.sub(r"\.{2,}", ".", unicodedata.normalize("NFC", "".join(out))).strip("._")
+    if name.split(".", 1)[0].casefold() in _DEVICES:
+        stem, dot, rest = name.partition(".")
+        name = f"{stem}_run{dot}{rest}"
+    return cut_utf8(name, limit).strip("._") or "unnamed"
+
+
+def cut_utf8(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` bytes of UTF-8, at a character's boundary and never
+    between a character and the combining marks that follow it."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    head = data[:limit].decode("utf-8", "ignore")  # a character cut in two is left out
+    n = len(head)
+    while n and unicodedata.category(text[n])[0] == "M":
+        n -= 1  # the mark's base goes too (and its other marks)
+    return text[:n]

@@ -239,3 +239,29 @@ def test_zipped_artifact_opens_from_disk(tmp_path, watched):
     pages = crawl(watched, root + "index.html", root, _exists_on_disk)
     assert len(pages) > 20
     _clean(watched, t, root)
+
+
+def test_run_folders_named_in_any_script_open_from_disk(tmp_path, watched):
+    """Runs named "实验-1" and "Résumé" keep those names as folders; the index's links (in the
+    HTML, and the chart points sweep.js links) open them from file://."""
+    runs = tmp_path / "runs"
+    shutil.copytree(demo_dir() / "agent", runs / "实验-1")
+    shutil.copytree(FIXTURES / "observe" / "examples", runs / "Re\u0301sume\u0301")
+    sources = sorted(str(p) for p in runs.iterdir())
+    site = tmp_path / "site"
+    build_sweep(SweepPlan(list(zip(unique_names(sources), sources)), "runs", "runs"), site, BuildOptions(jobs=1))
+    t = Tracker(watched)
+    root = file_url(site) + "/"
+    watched.goto(root + "index.html")
+    _wait_charts(watched)
+    watched.page.click("#sw-table a >> text=实验-1")
+    watched.page.wait_for_url(root + "%E5%AE%9E%E9%AA%8C-1/index.html")
+    assert watched.page.title() == "实验-1 · run summary"
+    watched.goto(root + "index.html")
+    _wait_charts(watched)
+    _click_point(watched, "reward")
+    watched.page.wait_for_url(root + "*/train_iteration_*.html")
+    assert unquote(watched.page.url[len(root) :]).split("/")[0] in ("实验-1", "Résumé")
+    pages = crawl(watched, root + "index.html", root, _exists_on_disk)
+    assert any("%E5%AE%9E%E9%AA%8C-1/" in p for p in pages) and any("R%C3%A9sum%C3%A9/" in p for p in pages)
+    _clean(watched, t, root)
