@@ -146,5 +146,53 @@
     return out;
   }
 
-  window.RG_MATCH = { fold: fold, spans: spans };
+  // ---- the edges of an excerpt around a match (search.js's snippets): a window of `reach`
+  // units on each side, cut only between grapheme clusters, so that it never shows half of a
+  // surrogate pair, a mark without its letter, a letter without its marks, half of an emoji
+  // sequence or of a flag. Intl.Segmenter (ICU's clusters) reads a few dozen units around
+  // each edge; without it, or in a cluster longer than that, a cut never falls before a mark
+  // (\p{M}), a skin tone or tag character, after a zero width joiner, nor inside a pair. An
+  // edge only moves inwards, toward the match: at most by a cluster.
+  var SEGMENTER = null;
+  try { SEGMENTER = new Intl.Segmenter(undefined, { granularity: "grapheme" }); } catch (e) { SEGMENTER = null; }
+  var NEAR = 32; // units read on each side of an edge
+  var JOINS = /[\p{M}\u200c\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/uy; // never a cluster's first
+  function joins(s, i) { // no cut before unit i (0 < i < s.length)
+    var c = s.charCodeAt(i), p = s.charCodeAt(i - 1);
+    if (c >= 0xdc00 && c < 0xe000 && p >= 0xd800 && p < 0xdc00) return true; // inside a pair
+    if (p === 0x200d) return true; // after a zero width joiner
+    JOINS.lastIndex = i;
+    return JOINS.test(s);
+  }
+  function isFlagHalf(s, i) { // a regional indicator (U+1F1E6-1F1FF) starts at i
+    var lo = s.charCodeAt(i + 1);
+    return s.charCodeAt(i) === 0xd83c && lo >= 0xdde6 && lo <= 0xddff;
+  }
+  // a cut at or past i (forward) or at or before i (backward), never past `stop`
+  function edge(s, i, forward, stop) {
+    if (i <= 0 || i >= s.length) return i;
+    var step = forward ? 1 : -1;
+    if (SEGMENTER) {
+      var from = Math.max(0, i - NEAR), to = Math.min(s.length, i + NEAR);
+      var lo = s.charCodeAt(from), hi = s.charCodeAt(from - 1);
+      if (lo >= 0xdc00 && lo < 0xe000 && hi >= 0xd800 && hi < 0xdc00) from--; // not inside a pair
+      // flags pair regional indicators from the start of their run: read from there (or far back)
+      for (var k = 0; k < 512 && from >= 2 && isFlagHalf(s, from - 2); k++) from -= 2;
+      var seg = SEGMENTER.segment(s.slice(from, to)).containing(i - from);
+      var start = from + seg.index, end = start + seg.segment.length;
+      if (start === i) return i;
+      // a cluster cut by the window is longer than it: the rules below
+      if ((start > from || from === 0) && (end < to || to === s.length)) {
+        return forward ? Math.min(end, stop) : Math.max(start, stop);
+      }
+    }
+    while (i !== stop && i > 0 && i < s.length && joins(s, i)) i += step;
+    return i;
+  }
+  // [a, b): up to `reach` units before the match [at, end) and after it, cut between clusters
+  function excerpt(s, at, end, reach) {
+    return [edge(s, Math.max(0, at - reach), true, at), edge(s, Math.min(s.length, end + reach), false, end)];
+  }
+
+  window.RG_MATCH = { fold: fold, spans: spans, excerpt: excerpt };
 })();

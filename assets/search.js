@@ -85,7 +85,7 @@
 
   // ``at``, ``end``: the match in the text itself (match.js maps it back from the folded text)
   function snippet(text, at, end) {
-    var a = Math.max(0, at - SNIP), b = Math.min(text.length, end + SNIP);
+    var ab = M.excerpt(text, at, end, SNIP), a = ab[0], b = ab[1]; // between whole characters
     var p = h("p", "rs-snip");
     var flat = function (s) { return s.replace(/\s+/g, " "); };
     p.appendChild(doc.createTextNode((a > 0 ? "…" : "") + flat(text.slice(a, at))));

@@ -290,6 +290,100 @@ def test_match_js_maps_every_match_back_onto_the_text(site, watched):
     clean(watched, site)
 
 
+# a snippet's text is whole characters: no lone surrogate, no mark first, and (checked in the
+# page, where a lone surrogate is still itself) the text it was cut from goes on with a new one
+SNIPPETS_WHOLE = """() => [...document.querySelectorAll('.rs-snip')].map(p => {
+  const t = p.textContent.replace(/^…/, '').replace(/…$/, '');
+  return {t: t, lone: /[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]/.test(t),
+    markFirst: /^\\p{M}/u.test(t)};
+})"""
+
+
+def test_a_snippet_is_cut_between_whole_characters(tmp_path, watched):
+    """search.html shows 80 units of text on each side of a match: where that fell between "e"
+    and its U+0301 the snippet began with the bare accent, and inside an emoji it ended with
+    half of it. Each edge now moves, toward the match, to the next cut between clusters."""
+    from ..obs import Obs
+
+    before = "x" * 9 + "e\u0301" * 50 + "y"  # the window's start (80 units before) falls on an accent
+    after = " " + "\U0001f44d" * 50  # and its end inside a pair
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, 0, 0, before + "NEEDLE" + after),
+        o.rollout(1, 0, 1, "x" * 10 + "e\u0301" * 50 + "NEEDLE" + " " + "\u00e9" + "\U0001f44d" * 50),
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    watched.goto(file_url(site / "search.html") + "#q=needle")
+    wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
+    got = watched.page.evaluate(SNIPPETS_WHOLE)
+    assert len(got) == 2
+    assert all(not g["lone"] and not g["markFirst"] for g in got), got
+    # member 0: the window's start was an accent: the snippet starts at the next "e"; its end
+    # was inside the 40th emoji: the snippet ends after the 39th
+    assert got[0]["t"] == "e\u0301" * 39 + "yNEEDLE " + "\U0001f44d" * 39
+    # member 1: both edges fell between whole characters: as they were
+    assert got[1]["t"] == "e\u0301" * 40 + "NEEDLE \u00e9" + "\U0001f44d" * 39
+    clean(watched, site)
+
+
+@pytest.mark.parametrize("segmenter", [True, False])
+def test_match_js_excerpts_cut_between_clusters(site, browser, segmenter):
+    """RG_MATCH.excerpt on random texts of letters, marks, emoji with skin tones, zero width
+    joiner sequences, flags and Hangul jamo: each edge lies between the match and the window's
+    own edge, is a grapheme boundary of the whole text (Intl.Segmenter), or without
+    Intl.Segmenter (the fallback) at least no cut inside a pair, before a mark or after a
+    joiner."""
+    context = browser.new_context()
+    page = context.new_page()
+    if not segmenter:
+        page.add_init_script("delete Intl.Segmenter")
+    page.goto(file_url(site / "search.html"))
+    page.wait_for_load_state("load")
+    bad = page.evaluate(
+        """() => {
+      var M = window.RG_MATCH, bad = [], seg = !!(window.Intl && Intl.Segmenter);
+      var G = seg ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+      var pool = ["a", "e", " ", "\\n", "x", "\\u0301", "\\u0323", "\\u0915", "\\u094d", "\\u093f", "\\u00e9",
+        "\\ud83d\\udc4d", "\\ud83c\\udffd", "\\u200d", "\\ud83d\\udc69", "\\ud83c\\uddeb", "\\ud83c\\uddf7",
+        "\\u1100", "\\u1161", "\\u11a8", "\\ufe0f", "\\ud834\\udd65", "\\u200c", "\\ud800"];
+      var seed = 11;
+      function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+      function cuts(s) {
+        var b = new Set([0, s.length]);
+        for (const g of G.segment(s)) b.add(g.index);
+        return b;
+      }
+      for (var t = 0; t < 4000 && bad.length < 5; t++) {
+        var s = "", n = 1 + rnd(120);
+        for (var i = 0; i < n; i++) s += pool[rnd(pool.length)];
+        var at = rnd(s.length), end = at + rnd(s.length - at + 1), reach = rnd(40);
+        var ab = M.excerpt(s, at, end, reach), a = ab[0], b = ab[1];
+        if (!(Math.max(0, at - reach) <= a && a <= at && end <= b && b <= Math.min(s.length, end + reach))) {
+          bad.push(["range", s, at, end, reach, ab]); continue;
+        }
+        if (seg) {
+          var ok = cuts(s);
+          if (!(ok.has(a) || a === at) || !(ok.has(b) || b === end)) bad.push(["cluster", s, at, end, reach, ab]);
+          continue;
+        }
+        [[a, at], [b, end]].forEach(function (e) {
+          var i = e[0];
+          if (i === e[1] || i === 0 || i === s.length) return;
+          var c = s.charCodeAt(i), p = s.charCodeAt(i - 1);
+          if ((c >= 0xdc00 && c < 0xe000 && p >= 0xd800 && p < 0xdc00) || p === 0x200d ||
+              /^[\\p{M}\\u200d\\u200c]/u.test(s.slice(i))) bad.push(["fallback", s, at, end, reach, ab]);
+        });
+      }
+      return {bad: bad, seg: seg};
+    }"""
+    )
+    assert bad == {"bad": [], "seg": segmenter}
+    context.close()
+
+
 def test_match_js_tables_hold_what_chromium_normalizes(watched, tmp_path):
     """The tables of match.js (which texts may change under NFC, which characters belong with
     the one before) hold every such character of this Chromium's Unicode: else run
