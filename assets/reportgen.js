@@ -517,9 +517,14 @@
   // asked for, rather than repeated in the page (conversations carry theirs, a role sequence);
   // a reasoning trace's is its first thought and its answer, as its fold's summary
   // (text.fold_summary)
+  // a character that goes with the one before it (text.cut_clusters: no cut before it)
+  var CLINGS = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]$/u;
   function clip(s, n, mark) {
     var chars = Array.from(s);
-    return chars.length > n ? chars.slice(0, n).join("") + (mark ? "\u2026" : "") : s;
+    if (chars.length <= n) return s;
+    var k = n;
+    while (k > 0 && (CLINGS.test(chars[k]) || chars[k - 1] === "\u200d")) k--;
+    return chars.slice(0, k || n).join("") + (mark ? "\u2026" : "");
   }
   function firstLine(s) {
     var lines = s.split("\n");

@@ -661,6 +661,17 @@ def test_duplicates_are_whole_texts_not_lengths():
     assert dups([conv, list(conv), other]) == ["0", "1"]
 
 
+def test_cut_clusters_keeps_letters_with_their_marks_and_emoji_whole():
+    from reportgen.views.text import cut_clusters
+
+    assert cut_clusters("abc", 5) == "abc"
+    assert cut_clusters("cafe\u0301s", 4) == "caf"  # not "cafe" without its accent
+    assert cut_clusters("cafe\u0301s", 5) == "cafe\u0301"
+    assert cut_clusters("ok\U0001f44d\U0001f3fdz", 3) == "ok"  # the skin tone stays with its hand
+    assert cut_clusters("a\U0001f469\u200d\U0001f4bbz", 3) == "a"  # nor is a ZWJ sequence split
+    assert cut_clusters("\u0301" * 10, 4) == "\u0301" * 4  # marks only: cut where asked
+
+
 def test_fold_summary_of_reasoning_traces_and_blank_lines():
     """fold_summary skips blank lines; a trace that opens with <think> and has an answer after
     its last </think> is summed up by its first thought and that answer; any other shape keeps

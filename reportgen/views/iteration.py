@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import esc
-from .text import any_cut, compact_json, cut_chars, fmt, fold_count, fold_summary, kept, pretty_json
+from .text import any_cut, compact_json, cut_chars, cut_clusters, fmt, fold_count, fold_summary, kept, pretty_json
 
 # how many earlier updates that sampled a group's prompt its header links (the nearest ones);
 # prompts.js lists them all for the script to fill in
@@ -239,7 +239,7 @@ def compact_line(m: Member) -> str:
     """retrograd's compact mode: one line per trajectory, or the completion's first line."""
     if m.messages is None:
         first = (m.completion or "").strip().split("\n", 1)[0]
-        return first[:160] + ("…" if len(first) > 160 else "")
+        return cut_clusters(first, 160) + ("…" if len(first) > 160 else "")
     out = []
     names: dict[str, str] = {}  # call id -> tool name, the latest call winning (ids repeat across turns)
     for msg in m.messages:

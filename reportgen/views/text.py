@@ -98,8 +98,30 @@ def _first_lines(text: str, k: int, start: int = 0, end: int = -1) -> list[str]:
     return out
 
 
+# a character that belongs with the one before it: a combining mark (an accent, a vowel sign,
+# a variation selector), a zero width joiner, an emoji's skin tone (reportgen.js's CLINGS)
+_CLINGS = re.compile("[\u200d\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+
+
+def _clings(s: str, i: int) -> bool:
+    """Whether s[i] goes with s[i - 1] (no cut between them)."""
+    c = s[i]
+    return unicodedata.category(c)[0] == "M" or _CLINGS.match(c) is not None or s[i - 1] == "\u200d"
+
+
+def cut_clusters(s: str, n: int) -> str:
+    """``s[:n]``, moved back to keep a letter with its marks and an emoji sequence whole (a
+    summary "café" cut after its "e" showed "cafe"); reportgen.js's ``clip`` cuts alike."""
+    if len(s) <= n:
+        return s
+    k = n
+    while k > 0 and _clings(s, k):
+        k -= 1
+    return s[: k or n]  # a text of marks only: cut where asked
+
+
 def _clip(s: str, n: int) -> str:
-    return s if len(s) <= n else s[:n] + "…"
+    return s if len(s) <= n else cut_clusters(s, n) + "…"
 
 
 def fold_summary(text: str, lines: int = 0) -> str:
@@ -119,7 +141,7 @@ def fold_summary(text: str, lines: int = 0) -> str:
                 # the first thought ends at the first </think> (a forward search for it would
                 # walk the whole trace): a line holding one is cut there
                 thought = _first_lines(text, 1, text.index("<think>") + 7, end)
-                first = thought[0].split("</think>", 1)[0].rstrip()[:60] if thought else ""
+                first = cut_clusters(thought[0].split("</think>", 1)[0].rstrip(), 60) if thought else ""
                 return f"<think> {first + ' ' if first else ''}… </think> {_clip(answer[0], 100)} ({n} lines)"
     return f"{_clip(' ⏎ '.join(_first_lines(text, 2)), 160)} ({n} lines)"
 

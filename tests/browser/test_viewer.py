@@ -402,6 +402,30 @@ def test_url_state_reopens_the_same_view(sites, watched):
     clean(watched, site)
 
 
+def test_compact_lines_and_summaries_cut_between_whole_characters(tmp_path, watched):
+    """A compact line (reportgen.js) and a fold's summary (text.fold_summary) cut at 160
+    characters, or 60 and 100 for a trace's thought and answer, keep a letter with its
+    accents and an emoji with its skin tone, and cut alike."""
+    from ..obs import Obs
+
+    decomposed = "x" * 159 + "e\u0301" + "tc" + "\nmore" * 30  # the cut falls before the accent
+    emoji = "y" * 159 + "\U0001f44d\U0001f3fd" + "z" + "\nmore" * 30  # ... before the skin tone
+    trace = "<think>\n" + "t" * 59 + "a\u0308\u0301b\n" + "step\n" * 30 + "</think>\n" + "w" * 99 + "o\u0302k"
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, i, t) for i, t in enumerate([decomposed, emoji, trace])])
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    open_page(watched, site, "train_iteration_000001.html", "#compact=1")
+    lines = [seen_text(watched.page, f"#g0-m{i} p.compact") for i in range(3)]
+    assert lines[0] == "x" * 159 + "\u2026"
+    assert lines[1] == "y" * 159 + "\u2026"
+    assert lines[2] == "<think> " + "t" * 59 + " \u2026 </think> " + "w" * 99 + "\u2026"
+    for i, line in enumerate(lines):
+        assert seen_text(watched.page, f"#g0-m{i} details.fold summary").startswith(line + " (")
+    assert not watched.page_errors and not watched.console_errors
+
+
 def test_compact_line_of_a_reasoning_trace_is_its_first_thought_and_answer(tmp_path, watched):
     """Compact mode writes a completion's first line; for a reasoning trace, whose first line
     is <think>, its first thought and the answer after </think>, as the fold's summary."""
