@@ -113,6 +113,22 @@ def test_other_version_without_header_is_an_error(tmp_path):
         read(d)
 
 
+@pytest.mark.parametrize("v", ['"1"', "true", "2.0", "1.0", "-1", str(2**32), "null"])
+def test_a_version_that_is_no_u32_makes_a_skipped_line(tmp_path, v):
+    """reader.rs reads ``v`` as a u32 (spec 1.3): a line whose ``v`` is anything else does not
+    deserialize, has no version to refuse, and is skipped and counted; 1.0 is not 1."""
+    o = Obs().run()
+    simple(o, 1, "a")
+    o.lines.append(
+        f'{{"v":{v},"type":"update","segment":0,"batch_id":9,"batch_index":0,"batch_len":1,"update":7,'
+        '"status":"completed","metrics":{}}'
+    )
+    o.lines.append(f'{{"v":{v},"type":"something"}}')
+    _reader, run = read(o.write(tmp_path))
+    assert numbers(run) == [(1, 0)]
+    assert any("2 unreadable or stray line(s) were skipped" in w for w in run.warnings)
+
+
 def test_fresh_run_hides_everything_before(tmp_path):
     o = Obs().run()
     simple(o, 1, "old one")

@@ -233,13 +233,14 @@ def _classify(raw: bytes) -> tuple[int, Any]:
         rec, replaced = parse_line(raw)
     except LineError as exc:
         return _UNREADABLE, str(exc)
-    if not isinstance(rec, dict) or not _header_ok(rec):
-        v = rec.get("v") if isinstance(rec, dict) else None
-        if isinstance(v, int) and not isinstance(v, bool) and v != 1:
-            return _NOT_RECORD, v
+    v = rec.get("v") if isinstance(rec, dict) else None
+    # reader.rs reads ``v`` as a u32: any other value (a string, true, 1.0, -1, 2^32) makes a
+    # line it skips and counts; an integer other than 1 is another schema, an error (§1.3)
+    if type(v) is not int or not 0 <= v < 2**32:
         return _NOT_RECORD, None
-    v = rec.get("v")
-    if v != 1 or isinstance(v, bool):
+    if not _header_ok(rec):
+        return _NOT_RECORD, (v if v != 1 else None)
+    if v != 1:
         return _BAD_VERSION, v
     return (_REPLACED if replaced else _OK), _slim(rec)
 
