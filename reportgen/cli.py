@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -219,6 +221,19 @@ def run_build(
         click.echo(result.summary())
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, taken as Ctrl-C is: the build stops where it is and cleans up (its
+    workers cancelled, its staging folder removed, a move into OUT finished)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminated(signum: int, _frame: Any) -> None:
+    raise Terminated(signum)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="reportgen")
 def main() -> None:
@@ -229,6 +244,13 @@ def main() -> None:
       reportgen build runs/42 -o site
       reportgen demo -o demo-site
     """
+    # without these, `kill PID` ended the process where it stood: its staging folder left
+    # for the next build to clean, `serve` gone without a word (a worker pool's processes
+    # die with it: memory.ignore_interrupts)
+    if threading.current_thread() is threading.main_thread():
+        sigs = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+        old = {sig: signal.signal(sig, _terminated) for sig in sigs}
+        click.get_current_context().call_on_close(lambda: [signal.signal(k, v) for k, v in old.items()])
 
 
 @main.command()
@@ -321,7 +343,7 @@ def _exit_codes(before: Callable[[], None] | None = None) -> Iterator[None]:
         if before:
             before()
         click.echo(f"reportgen: interrupted; {_site_state(exc)}", err=True)
-        sys.exit(130)
+        sys.exit(128 + exc.signum if isinstance(exc, Terminated) else 130)
     except Exception as exc:  # a bug of ours: still one clear message, never a traceback
         if os.environ.get("REPORTGEN_DEBUG"):
             raise

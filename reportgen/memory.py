@@ -23,13 +23,42 @@ def rss() -> int:
 
 
 def ignore_interrupts() -> None:
-    """Initializer of every worker pool: Ctrl-C is the main process's to handle.
+    """Initializer of every worker pool: Ctrl-C is the main process's to handle, and a
+    worker does not outlive it.
 
     A terminal sends SIGINT to the whole process group. A worker that took it died with a
     traceback of its own mid-task, and now and then left the pool's queues locked: the
     build hung instead of ending. The main process cancels the tasks not begun and waits
-    for the ones running (a page, a range of the export, a run of a sweep)."""
+    for the ones running (a page, a range of the export, a run of a sweep).
+
+    A main process killed alone (``kill PID``, SIGKILL, a closed terminal's SIGHUP) left its
+    workers waiting on the pool's queue for ever, holding the build's stdout and stderr, so
+    a caller reading them to their end hung too: on Linux a worker now dies with its
+    parent (``PR_SET_PDEATHSIG``), and goes at once if the parent is gone already. SIGTERM
+    and SIGHUP are the default ones again: the main process's handlers (``cli``) raise an
+    exception to clean up, which a worker has no use for."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    import multiprocessing
+
+    try:
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent died before prctl: nobody waits for this worker
 
 
 def release_memory() -> None:

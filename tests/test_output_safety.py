@@ -369,6 +369,81 @@ def contents(site: Path) -> dict[str, bytes]:
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+SLOW_CLI_BUILD = """
+import sys, time
+import reportgen.site as s
+from reportgen.cli import main
+orig = s.SiteWriter.write
+def slow(self, name, data):
+    written = orig(self, name, data)
+    if name.endswith(".html"):
+        print("wrote", name, flush=True)
+        time.sleep(0.3)
+    return written
+s.SiteWriter.write = slow
+main(["build", sys.argv[1], "-o", sys.argv[2], "--jobs", "2", "-q"])
+"""
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            kids += [int(k) for k in f.read().split()]
+    return kids
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie has exited
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers die with their parent on Linux")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_a_build_killed_alone_leaves_no_worker_behind(site, tmp_path, sig):
+    """``kill PID`` of the main process while its render pool works: the workers went on
+    waiting for ever, holding its stdout and stderr (a caller reading them hung). They die
+    with it now; SIGTERM and SIGHUP stop the build as Ctrl-C does (staging removed, exit
+    128 + the signal), and SIGKILL leaves the old site, as before."""
+    before = hash_tree(site)
+    src = many_updates(tmp_path / "run", 30)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(SLOW_CLI_BUILD), str(src), str(site)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    while not (line := proc.stdout.readline()).startswith("wrote"):
+        assert line and proc.poll() is None, proc.stderr.read() if proc.stderr else line
+    workers = _children(proc.pid)
+    assert len(workers) == 2
+    proc.send_signal(sig)  # the main process only, as `kill PID` does
+    try:
+        proc.communicate(timeout=30)  # returns once nothing holds its pipes any more
+    finally:
+        for w in workers:
+            if not _gone(w):
+                os.kill(w, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while not all(map(_gone, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(map(_gone, workers))
+    assert hash_tree(site) == before
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+        assert leftovers(site) == [f".site.reportgen-tmp-{proc.pid}"]
+    else:
+        assert proc.returncode == 128 + sig
+        assert leftovers(site) == []
+
+
 @pytest.mark.parametrize("when", ["unlink", "move"])
 def test_killed_while_moving_files_into_the_site(tmp_path, when):
     """A rebuild killed while it moves its new files into the site: before the first move the
