@@ -249,7 +249,8 @@ def main() -> None:
     # die with it: memory.ignore_interrupts)
     if threading.current_thread() is threading.main_thread():
         sigs = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-        old = {sig: signal.signal(sig, _terminated) for sig in sigs}
+        # a signal ignored by whoever started us stays ignored (`nohup reportgen serve`)
+        old = {sig: signal.signal(sig, _terminated) for sig in sigs if signal.getsignal(sig) is signal.SIG_DFL}
         click.get_current_context().call_on_close(lambda: [signal.signal(k, v) for k, v in old.items()])
 
 
