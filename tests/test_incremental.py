@@ -884,3 +884,26 @@ def test_a_state_refused_halfway_leaves_the_scan_as_a_fresh_one(tmp_path):
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
     assert b"zz/stale" not in (site / STATE).read_bytes()
+
+
+def test_a_prompt_record_of_key_empty_reaches_rollouts_without_a_key_after_a_rebuild(tmp_path):
+    """A rollout without a string ``prompt`` is read with the key "" (reader.rs:
+    ``unwrap_or_default``). A prompt record of that key arriving later reached a full build's
+    page but not a rebuild's, which kept the page: the scan now puts "" in the page's key."""
+    o = Obs().run()
+    o.batch(*(Obs.rollout(1, 0, m, f"answer {m}", prompt=None) for m in range(2)))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    inc = tmp_path / "inc"
+    first = build(str(src), inc, BuildOptions(jobs=1))
+    assert any('"" (rollouts without a prompt key)' in w for w in first.warnings)
+    with open(src / "observe.jsonl", "a") as f:
+        f.write(
+            '{"v":1,"type":"prompt","segment":0,"batch_id":90,"batch_index":0,"batch_len":1,"key":"",'
+            '"messages":[{"role":"user","content":"EMPTY KEY PROMPT"}]}\n'
+        )
+    build(str(src), inc, BuildOptions(jobs=1))
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert "EMPTY KEY PROMPT" in (full / "train_iteration_000001.html").read_text()
+    assert snapshot(inc) == snapshot(full)

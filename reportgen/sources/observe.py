@@ -165,6 +165,13 @@ _MIN_RANGE = 2 << 20  # the least a scan worker is given
 _RANGE_PIECE = 1 << 20  # a scan worker reads its range this much at a time
 
 
+def _prompt_key(key: Any) -> str:
+    """A rollout's prompt key as ``load`` looks it up: a missing or non-string ``prompt`` is
+    the key "" (``reader.rs``: ``prompt.unwrap_or_default()``), so a prompt record of key ""
+    is in the page's key too (a rebuild kept a page without the prompt a full build shows)."""
+    return key if type(key) is str else ""
+
+
 def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
     """What the scan keeps of a record: (type, segment, batch_id, batch_index, batch_len, ...).
 
@@ -175,7 +182,7 @@ def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
     kind = rec["type"]
     head = (kind, rec["segment"], rec["batch_id"], rec["batch_index"], rec["batch_len"])
     if kind == "rollout":
-        return (*head, rec.get("update"), rec.get("prompt"), rec.get("group") is None)
+        return (*head, rec.get("update"), _prompt_key(rec.get("prompt")), rec.get("group") is None)
     if kind == "prompt":
         return (*head, rec.get("key"))
     if kind == "run":
@@ -320,12 +327,11 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
                 and bl >= 1
             ):
                 if kind == "rollout":
+                    pk = rec.get("prompt")  # _prompt_key inlined: once a rollout
+                    if type(pk) is not str:
+                        pk = ""
                     append(
-                        (
-                            len(raw) - 1,
-                            _OK,
-                            (kind, seg, bid, bi, bl, rec.get("update"), rec.get("prompt"), rec.get("group") is None),
-                        )
+                        (len(raw) - 1, _OK, (kind, seg, bid, bi, bl, rec.get("update"), pk, rec.get("group") is None))
                     )
                 else:
                     append((len(raw) - 1, _OK, _slim(rec)))
@@ -1406,7 +1412,8 @@ class ObserveReader:
             group_list.append(mem)
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
-            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            shown = ", ".join(k or '"" (rollouts without a prompt key)' for k in missing[:5])
+            shown += f" and {len(missing) - 5} more" if len(missing) > 5 else ""
             warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
         if self._changed:
             warnings.append(
