@@ -203,6 +203,11 @@ class Group:
     # attributable to a member in general (prompt prefix moved to ``prompt``)
     conversations: list[list[Message]] = field(default_factory=list)
 
+    @property
+    def size(self) -> int:
+        """How many members it has (``GroupOutline.size`` too)."""
+        return len(self.members)
+
     def rewards(self) -> list[float]:
         """Finite rewards of the members."""
         return [m.reward for m in self.members if m.reward is not None and math.isfinite(m.reward)]
@@ -260,6 +265,61 @@ class Iteration:
     logtree: dict[str, Any] | None = None  # tinker: the parsed logtree JSON (title, started_at, root)
     logtree_root: LogNode | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+TOKENS_NONE = -(1 << 63)  # MemberFacts.tokens: no token count
+
+
+@dataclass(slots=True)
+class MemberFacts:
+    """The members of an iteration read in two passes (``Outline``), a column per fact and a
+    position per member (in the order the reader met them): what the figures of a whole group
+    (its header, the table of all groups, the iteration's counts) and its logtree table need,
+    about 40 bytes a member where a loaded ``Member`` holds 600 and more. None is NaN in the
+    float columns, -1 in ``trained`` and ``skip``, ``TOKENS_NONE`` in ``tokens``."""
+
+    member: array = field(default_factory=lambda: array("q"))
+    reward: array = field(default_factory=lambda: array("d"))
+    advantage: array = field(default_factory=lambda: array("d"))
+    tokens: array = field(default_factory=lambda: array("q"))
+    truncated: bytearray = field(default_factory=bytearray)
+    eligible: array = field(default_factory=lambda: array("b"))  # 1, 0, -1: unknown
+    trained: array = field(default_factory=lambda: array("b"))  # 1 trained, 0 not, -1 unknown
+    skip: array = field(default_factory=lambda: array("i"))  # index into skip_reasons
+    skip_reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GroupOutline:
+    """A group of an ``Outline``: its id, its prompt's key and where its members' facts are
+    (``positions``, in member order), never their texts."""
+
+    id: int | None
+    prompt_key: str | None  # the key every member shares (None: they differ, or no group)
+    facts: MemberFacts
+    positions: array  # the facts' positions of its members, in member order
+
+    @property
+    def size(self) -> int:
+        """How many members it has."""
+        return len(self.positions)
+
+    def rewards(self) -> list[float]:
+        """Finite rewards of the members, in member order (``Group.rewards``)."""
+        col = self.facts.reward
+        return [r for r in map(col.__getitem__, self.positions) if r == r]
+
+
+@dataclass(slots=True)
+class Outline:
+    """An iteration too large to hold whole (an observe update of hundreds of thousands of
+    rollouts): every group's figures without their members, whose texts the reader loads a few
+    groups at a time (``load_members``), so that a build holds one page of them."""
+
+    ref: IterationRef
+    groups: list[GroupOutline]
+    warnings: list[str] = field(default_factory=list)
+    locator: Any = None  # the reader's own: where each member's record is
 
 
 # the distinct metric names a run keeps: a table is dense (a value per name and step), so

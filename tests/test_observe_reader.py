@@ -702,7 +702,7 @@ def test_classified_lines_match_the_careful_path_line_by_line(tmp_path):
     data = b"\n".join([good[0], b"", b"  \r", good[1], b"{bad", good[2]]) + b"\n"
     (tmp_path / "observe.jsonl").write_bytes(data)
     reader = ObserveReader(Storage(str(tmp_path)))
-    starts = [start for start, _ in reader._iter_records((0, len(data)))]
+    starts = [start for start, _end, _ in reader._iter_records((0, len(data)))]
     assert starts == [0, data.index(good[1]), data.rindex(good[2])]
 
 

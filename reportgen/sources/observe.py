@@ -41,12 +41,16 @@ from ..errors import InputError
 from ..memory import MEMORY_BUDGET, ignore_interrupts, rss
 from ..model import (
     MAX_METRIC_NAMES,
+    TOKENS_NONE,
     Group,
+    GroupOutline,
     Iteration,
     IterationRef,
     Member,
+    MemberFacts,
     Message,
     MetricTable,
+    Outline,
     Prompt,
     Run,
     StepReward,
@@ -1289,8 +1293,9 @@ class ObserveReader:
         if left > 0:
             self._changed = True  # the file shrank since the scan (a resume cut its tail)
 
-    def _iter_records(self, span: tuple[int, int]) -> Iterator[tuple[int, dict[str, Any]]]:
-        """(start offset, record) of every record of a span, each as soon as it is parsed.
+    def _iter_records(self, span: tuple[int, int]) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """(start offset, end offset, record) of every record of a span, each as soon as it is
+        parsed (its line's bytes are ``[start, end)``, its newline included).
 
         The span is read a piece at a time: read whole, an update of 55 MiB held its bytes
         and then its lines besides the members built from them (122 MiB more RSS after its
@@ -1316,11 +1321,11 @@ class ObserveReader:
                         continue
                 first = False
                 if type(rec) is dict:
-                    yield start, rec
+                    yield start, pos, rec
 
     def _records(self, span: tuple[int, int]) -> list[dict[str, Any]]:
         """The records of a span."""
-        return [rec for _start, rec in self._iter_records(span)]
+        return [rec for _start, _end, rec in self._iter_records(span)]
 
     def close(self) -> None:
         """Close the file handle kept open by load()."""
@@ -1342,7 +1347,11 @@ class ObserveReader:
         finally:
             self._batch_prompts = {}
 
-    def _load(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Iteration:
+    def _side(
+        self, u: _UpdateIndex
+    ) -> tuple[dict[tuple[int | None, int], dict[str, Any]], dict[tuple[int | None, int], bool]]:
+        """The selection entry and the outcome of each (group, member) of an update: the last
+        record of each wins (spec 2.7)."""
         selection: dict[tuple[int | None, int], dict[str, Any]] = {}
         outcome: dict[tuple[int | None, int], bool] = {}
         for span in u.side_spans:
@@ -1367,6 +1376,10 @@ class ObserveReader:
                         t = e.get("trained")
                         if t is True or t is False:
                             outcome[k] = t
+        return selection, outcome
+
+    def _load(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Iteration:
+        selection, outcome = self._side(u)
         # each rollout becomes a Member as soon as it is parsed, while its record is still in
         # the CPU's cache (parsing a whole span first and reading its records back afterwards
         # made load() 2.9-3.3 times the bare parse, against 2.3-2.4); the last record of a
@@ -1376,7 +1389,7 @@ class ObserveReader:
         selection_of = selection.get
         outcome_of = outcome.get
         for span in u.rollout_spans:
-            for start, rec in self._iter_records(span):
+            for start, _end, rec in self._iter_records(span):
                 get = rec.get
                 if get("type") != "rollout" or get("update") != n or get("segment") != seg:
                     # a prompt written in the update's own batch (PPO: a prompt per rollout)
@@ -1416,10 +1429,7 @@ class ObserveReader:
             shown += f" and {len(missing) - 5} more" if len(missing) > 5 else ""
             warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
         if self._changed:
-            warnings.append(
-                f"{self.path} changed while it was read (shorter or rewritten since the scan): "
-                "this update may be incomplete; build again for a consistent site"
-            )
+            warnings.append(self._changed_warning())
         out_groups = []
         for g in sorted(groups, key=lambda x: -1 if x is None else x):
             members = sorted(groups[g], key=lambda mm: mm.member)
@@ -1432,6 +1442,12 @@ class ObserveReader:
         rewards = [mm.reward for grp in out_groups for mm in grp.members if mm.reward is not None]
         ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
         return Iteration(ref=ref, groups=out_groups, warnings=warnings)
+
+    def _changed_warning(self) -> str:
+        return (
+            f"{self.path} changed while it was read (shorter or rewritten since the scan): "
+            "this update may be incomplete; build again for a consistent site"
+        )
 
     def _prompt(self, seg: int, key: str) -> Prompt:
         i = self._key_ids.get(key)
@@ -1446,6 +1462,306 @@ class ObserveReader:
             if rec.get("type") == "prompt" and rec.get("key") == key:
                 return _prompt_record(key, rec)
         return Prompt(key=key, messages=None)
+
+    # ------------------------------------------------------------------ two passes
+    def outline(self, ref: IterationRef) -> Outline | None:
+        """A huge update in two passes, or None when ``load(ref)`` may hold it whole.
+
+        The first pass (this) reads the update's records once and keeps, a few numbers a
+        member, what the iteration needs as a whole: which record of each (group, member)
+        wins and where it is, the group sizes and order, the merged selection and outcome,
+        the facts of the group figures and of the logtree's tables (``MemberFacts``), and the
+        iteration's counts, set on ``ref`` as ``load`` sets them. ``load_members`` then reads
+        back the members of a few groups at a time: the same ``Member`` objects ``load``
+        makes. An update that reads fewer than TWO_PASS_BYTES and has fewer than
+        TWO_PASS_ROLLOUTS rollouts is loaded whole (None), as is one whose ids or token
+        counts no column holds (past 64 bits)."""
+        seg, n = ref.locator
+        u = self._updates[(seg, n)]
+        if self.input_bytes(ref) < TWO_PASS_BYTES and u.rollouts < TWO_PASS_ROLLOUTS:
+            return None
+        self._changed = False
+        try:
+            return self._outline(ref, seg, n, u)
+        except OverflowError:
+            return None
+
+    def _outline(self, ref: IterationRef, seg: int, n: int, u: _UpdateIndex) -> Outline:
+        selection, outcome = self._side(u)
+        facts = MemberFacts()
+        member_col, reward_col, adv_col, tokens_col = facts.member, facts.reward, facts.advantage, facts.tokens
+        truncated_col, eligible_col, trained_col, skip_col = facts.truncated, facts.eligible, facts.trained, facts.skip
+        skip_ids: dict[str, int] = {}
+        offsets = array("q")
+        ends = array("q")
+        keys = array("i")  # the prompt key's id (ObserveReader._key_ids), or -2 - its place in ``local``
+        local: dict[str, int] = {}  # keys the index has no id for
+        key_ids = self._key_ids
+        spans = self._prompts.get(seg, _NO_SPANS)
+        # ids of the keys whose scanned prompt record is in the update's own batches (load's
+        # _batch_prompts): found without reading it again
+        in_batch = bytearray(len(self._key_names))
+        # the winning record of each (group, member), by group in the order groups first
+        # appear (load's dicts keep that order), then by member
+        at: dict[int | None, dict[int, int]] = {}
+        selection_of = selection.get
+        outcome_of = outcome.get
+        nan = math.nan
+        # the columns' appends, bound once: eleven a rollout
+        add_offset, add_end, add_key = offsets.append, ends.append, keys.append
+        add_member, add_reward, add_adv, add_tokens = (
+            member_col.append,
+            reward_col.append,
+            adv_col.append,
+            tokens_col.append,
+        )
+        add_truncated, add_eligible, add_trained, add_skip = (
+            truncated_col.append,
+            eligible_col.append,
+            trained_col.append,
+            skip_col.append,
+        )
+        last_g: int | None = None
+        members: dict[int, int] | None = None
+        for span in u.rollout_spans:
+            for start, end, rec in self._iter_records(span):
+                get = rec.get
+                if get("type") != "rollout" or get("update") != n or get("segment") != seg:
+                    if get("type") == "prompt":
+                        pk = get("key")
+                        if type(pk) is str:
+                            i = key_ids.get(pk)
+                            if i is not None:
+                                packed = spans.get(i)
+                                if packed is not None and _unpack_span(packed)[0] == start:
+                                    in_batch[i] = 1
+                    continue
+                member = get("member")
+                if type(member) is not int:
+                    member = int_or_none(member)
+                    if member is None:
+                        continue
+                group = get("group")
+                g = group if type(group) is int else int_or_none(group)
+                gm = (g, member)
+                eligible, advantage, skip, trained = _merged(rec, selection_of(gm), outcome_of(gm))
+                key = get("prompt")
+                if type(key) is not str:
+                    key = ""
+                kid = key_ids.get(key)
+                if kid is None:
+                    kid = local.get(key)
+                    if kid is None:
+                        kid = local[key] = -2 - len(local)
+                sid = -1 if skip is None else skip_ids.setdefault(skip, len(skip_ids))
+                reward = finite_or_none(get("reward"))
+                tokens = get("tokens")
+                if type(tokens) is not int:
+                    tokens = TOKENS_NONE
+                elif tokens == TOKENS_NONE:
+                    raise OverflowError("a token count the column keeps for none")
+                if members is None or g != last_g:  # a group's rollouts mostly come together
+                    last_g = g
+                    members = at.get(g)
+                    if members is None:
+                        members = at[g] = {}
+                # a later record of the same (group, member) wins: it takes a new position
+                members[member] = len(offsets)
+                add_offset(start)
+                add_end(end)
+                add_key(kid)
+                add_member(member)  # _member's int(rec["member"])
+                add_reward(nan if reward is None else reward)
+                add_adv(nan if advantage is None else advantage)
+                add_tokens(tokens)
+                add_truncated(get("truncated") is True)
+                add_eligible(-1 if eligible is None else eligible)
+                add_trained(-1 if trained is None else trained)
+                add_skip(sid)
+        facts.skip_reasons = list(skip_ids)
+        names = self._key_names
+        local_names = list(local)
+
+        def name_of(kid: int) -> str:
+            return names[kid] if kid >= 0 else local_names[-2 - kid]
+
+        groups: list[GroupOutline] = []
+        for g in sorted(at, key=lambda x: -1 if x is None else x):
+            by_member = at[g]
+            positions = array("q", [by_member[m] for m in sorted(by_member)])
+            shared = {keys[p] for p in positions}
+            prompt_key = name_of(next(iter(shared))) if len(shared) == 1 and g is not None else None
+            groups.append(GroupOutline(g, prompt_key, facts, positions))
+        del at
+        used = sorted({name_of(kid) for kid in {keys[p] for grp in groups for p in grp.positions}})
+        missing = [k for k in used if not self._prompt_found(seg, k, in_batch)]
+        warnings: list[str] = []
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
+        if self._changed:
+            warnings.append(self._changed_warning())
+        ref.rollouts = sum(grp.size for grp in groups)
+        ref.groups = len(groups)
+        ref.trained = sum(1 for grp in groups for p in grp.positions if trained_col[p] == 1)
+        rewards = [r for grp in groups for r in grp.rewards()]
+        ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
+        return Outline(ref, groups, warnings, (seg, facts, offsets, ends, keys, local_names))
+
+    def _prompt_found(self, seg: int, key: str, in_batch: bytearray) -> bool:
+        """Whether ``_prompt(seg, key)`` finds the key's record (``in_batch``: the ids of the keys
+        whose record the update's own batches hold)."""
+        i = self._key_ids.get(key)
+        packed = None if i is None else self._prompts.get(seg, _NO_SPANS).get(i)
+        if packed is None:
+            return False
+        if in_batch[i]:  # type: ignore[index]  # not None with a span
+            return True
+        return any(rec.get("type") == "prompt" and rec.get("key") == key for rec in self._records(_unpack_span(packed)))
+
+    def load_members(self, outline: Outline, picks: list[tuple[GroupOutline, Iterable[int]]]) -> list[Group]:
+        """The members at these positions of each group of an ``outline``, in the order given,
+        as ``Group``s with their prompts: the records are read back where the first pass found
+        them (a few reads for members and prompts that lie close), and each member is the
+        ``Member`` that ``load`` makes of it. Members of one key share one ``Prompt``."""
+        seg, facts, offsets, ends, keys, local_names = outline.locator
+        names = self._key_names
+        spans_of = self._prompts.get(seg, _NO_SPANS).get
+        wanted = [(g, list(positions)) for g, positions in picks]
+        spans: dict[int, int] = {}
+        kids: set[int] = set()
+        for _g, positions in wanted:
+            for p in positions:
+                spans[offsets[p]] = ends[p]
+                kids.add(keys[p])
+        prompt_spans: dict[int, tuple[int, int]] = {}
+        for kid in kids:
+            packed = spans_of(kid) if kid >= 0 else None
+            if packed is not None:
+                a, b = prompt_spans[kid] = _unpack_span(packed)
+                spans[a] = b
+        records = self._read_spans(spans)
+        prompts: dict[int, Prompt] = {}
+        for kid in kids:
+            key = names[kid] if kid >= 0 else local_names[-2 - kid]
+            span = prompt_spans.get(kid)
+            rec = None if span is None else records.get(span[0])
+            if rec is not None and rec.get("type") == "prompt" and rec.get("key") == key:
+                prompts[kid] = _prompt_record(key, rec)
+            else:
+                prompts[kid] = Prompt(key=key, messages=None)
+        eligible_col, adv_col, skip_col, trained_col = facts.eligible, facts.advantage, facts.skip, facts.trained
+        skip_reasons = facts.skip_reasons
+        out: list[Group] = []
+        for g, positions in wanted:
+            members: list[Member] = []
+            for p in positions:
+                rec = records.get(offsets[p])
+                mem = None
+                if rec is not None and rec.get("type") == "rollout":
+                    try:
+                        mem = _member(rec, None, None)
+                    except (KeyError, TypeError, ValueError):
+                        mem = None
+                if mem is None:  # the file changed since the first pass
+                    self._changed = True
+                    mem = Member(facts.member[p])
+                # the selection and outcome the first pass merged
+                e = eligible_col[p]
+                mem.eligible = None if e < 0 else e == 1
+                v = adv_col[p]
+                mem.advantage = None if v != v else v
+                k = skip_col[p]
+                mem.skip_reason = None if k < 0 else skip_reasons[k]
+                t = trained_col[p]
+                mem.trained = None if t < 0 else t == 1
+                mem.prompt = prompts[keys[p]]
+                members.append(mem)
+            prompt = prompts[keys[positions[0]]] if g.prompt_key is not None and positions else None
+            out.append(Group(id=g.id, prompt=prompt, members=members))
+        said = self._changed_warning()
+        if self._changed and said not in outline.warnings:  # the pages after this one say it
+            outline.warnings.append(said)
+        return out
+
+    def _read_spans(self, spans: dict[int, int]) -> dict[int, dict[str, Any]]:
+        """The record of each span ``start: end`` (one line each), by its start: spans that lie
+        within _GAP of each other are read in one piece (of at most _MAX_PIECE). A span that
+        no longer holds a record (the file changed) is left out."""
+        out: dict[int, dict[str, Any]] = {}
+        items = sorted(spans.items())
+        if self._fh is None:
+            self._fh = self.storage.open(self.file)
+        fh = self._fh
+        loads = orjson.loads
+        i = 0
+        while i < len(items):
+            a, end = items[i]
+            j = i + 1
+            while j < len(items) and items[j][0] - end <= _GAP and items[j][1] - a <= _MAX_PIECE:
+                end = max(end, items[j][1])
+                j += 1
+            try:
+                fh.seek(a)
+                data = fh.read(end - a)
+            except OSError:
+                self._changed = True
+                return out
+            if len(data) < end - a:
+                self._changed = True  # the file shrank since the scan
+            for s, e in items[i:j]:
+                raw = data[s - a : e - a]
+                try:
+                    rec = loads(raw)
+                except orjson.JSONDecodeError:
+                    try:
+                        rec, _ = parse_line(raw)
+                    except LineError:
+                        self._changed = True
+                        continue
+                if type(rec) is dict:
+                    out[s] = rec
+            i = j
+        return out
+
+
+# two passes (ObserveReader.outline) for an update that reads this many bytes, or has this many
+# rollouts: loaded whole, one of 275,664 short rollouts (140 MiB) took the build to 376 MiB
+# (613 bytes a loaded member, 1,241 at the peak of load())
+TWO_PASS_BYTES = 96 << 20
+TWO_PASS_ROLLOUTS = 1 << 17
+# load_members reads records this close to each other in one piece, of at most _MAX_PIECE
+_GAP = 16 << 10
+_MAX_PIECE = 4 << 20
+
+
+def _merged(
+    rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool | None
+) -> tuple[bool | None, float | None, str | None, bool | None]:
+    """(eligible, advantage, skip reason, trained) of a rollout with its selection entry and
+    outcome merged: what ``_member`` makes of them (a test holds the two together)."""
+    g = rec.get
+    eligible = g("eligible")
+    if type(eligible) is not bool:
+        eligible = None
+    advantage = finite_or_none(g("advantage"))
+    skip = g("skip_reason")
+    if type(skip) is not str:
+        skip = None
+    if sel is not None:
+        if isinstance(sel.get("eligible"), bool):
+            eligible = sel["eligible"]
+        if advantage is None:
+            advantage = finite_or_none(sel.get("advantage"))
+        if skip is None:
+            skip = str_or_none(sel.get("skip_reason"))
+    if trained_out is not None:
+        trained: bool | None = trained_out
+    elif g("trained") is False or eligible is False:
+        trained = False
+    else:
+        trained = None
+    return eligible, advantage, skip, trained
 
 
 def _params_of(text: Any) -> dict[str, Any]:
