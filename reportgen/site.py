@@ -19,6 +19,7 @@ import stat
 import sys
 import time
 import uuid
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -36,7 +37,7 @@ from . import __version__
 from .errors import InputError, OutputError
 from .memory import MEMORY_BUDGET, ignore_interrupts, release_memory
 from .memory import rss as _rss
-from .model import IterationRef, Member, Run, page_name
+from .model import Group, GroupOutline, Iteration, IterationRef, Member, Outline, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Progress, Reader
 from .sources.detect import open_source
@@ -47,14 +48,19 @@ from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table
 from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
+    DuplicateTexts,
     PageEntry,
+    PagePart,
     groups_overview,
     iteration_context,
+    outline_page_groups,
     page_groups,
+    page_picks,
     paginate,
+    ranked,
 )
-from .views.logtree_export import logtree_parts
-from .views.search import INDEX_FILE, shard_bytes, shard_items, shard_name
+from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtree_parts, outline_group_parts
+from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
 from .views.search import index_bytes as search_index_bytes
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
 
@@ -523,26 +529,38 @@ class SiteWriter:
     def write(self, name: str, data: bytes | str | Iterable[bytes]) -> int:
         """Write one file (a text, bytes, or byte parts, which may come from a generator); ``name``
         is relative and made by our code. Returns the bytes written."""
-        path = self._path(name)
         if isinstance(data, str):
             data = page_bytes(data)
-        try:  # O_NOFOLLOW: a symlink in the file's place is refused, not followed
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o666)
-        except OSError as e:
-            if e.errno == errno.ELOOP:
-                raise OutputError(f"refusing to write outside the site: {name!r}") from None
-            raise
         size = 0
-        with open(fd, "wb") as f:
+        with open(self._fd(name, os.O_WRONLY), "wb") as f:
             if isinstance(data, bytes):
                 size = f.write(data)
             else:
                 for part in data:  # parts, written without joining megabytes first
                     size += f.write(part)
+        self.wrote(name)
+        return size
+
+    def open(self, name: str) -> IO[bytes]:
+        """A file to write (and read back) with the checks of ``write``, for a caller that writes
+        it while it writes others (an update read in two passes: its logtree JSON and search
+        file a page at a time); ``wrote(name)`` lists it among the files written."""
+        return open(self._fd(name, os.O_RDWR), "w+b")
+
+    def _fd(self, name: str, mode: int) -> int:
+        path = self._path(name)
+        try:  # O_NOFOLLOW: a symlink in the file's place is refused, not followed
+            return os.open(path, mode | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o666)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise OutputError(f"refusing to write outside the site: {name!r}") from None
+            raise
+
+    def wrote(self, name: str) -> None:
+        """List a file written through ``open`` (``write`` does it itself)."""
         self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
-        return size
 
 
 def copy_assets(dest: Path) -> None:
@@ -682,7 +700,7 @@ def _pages_caption(entries: list[PageEntry], first: int, total: int) -> str:
     """What a page of a paginated iteration holds: its groups, or a part of one large group."""
     if len(entries) == 1:
         g, a, b = entries[0]
-        n = len(g.members)
+        n = g.size
         if b - a < n:
             what = "rollouts" if g.id is None else f"group {g.id}, members"
             return f"{what} {a + 1:,}–{b:,} of {n:,} (by reward)"
@@ -701,51 +719,14 @@ def _render_iteration(
     job: _Job, env: Environment, ref: IterationRef, prev_ref: IterationRef | None, next_ref: IterationRef | None
 ) -> _Result:
     """Load and render one iteration; returns (rollouts, groups, trained, reward_mean, pages)."""
-    run = job.run
     writer = SiteWriter(job.root, job.writer)
     key = _page_key(job, ref, prev_ref, next_ref)  # (render_run linked the unchanged pages)
-    page_tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
-    it = job.reader.load(ref)
-    first = ref.page
-    logtree_name = first[: -len(".html")] + "_logtree.json"
-    raw = job.reader.logtree_bytes(ref)
-    writer.write(logtree_name, raw if raw is not None else logtree_parts(run, it, first))
-    all_groups = it.groups
-    plan = paginate(all_groups, job.groups_per_page)
-    n_pages = len(plan)
-    # the table of all groups, for a reader who sorts or looks for a group across the pages
-    overview = groups_overview(plan, run.format == "observe") if n_pages > 1 and len(all_groups) > 1 else []
-    overview_html: Markup | None = None
-    found: list[list[Any]] = []  # the search data of every page
-    large: dict[int, tuple[list[Member], set[int]]] = {}
-    first_group = 0  # the index of the first group a page starts
-    for p, entries in enumerate(plan, 1):
-        it.groups, parts = page_groups(entries, large)
-        if job.search:
-            found.extend(shard_items(it.groups, p - 1))
-        ctx = iteration_context(run, it, prev_ref, next_ref, markdown=job.markdown, chunked=True, parts=parts)
-        ctx.update(job.common)
-        ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
-        ctx["prev_label"] = _nav_label(prev_ref, run.format) if prev_ref else ""
-        ctx["next_label"] = _nav_label(next_ref, run.format) if next_ref else ""
-        ctx["logtree_name"] = logtree_name
-        ctx["pages"] = [(q, page_name(ref.kind, ref.label, ref.number, q)) for q in range(1, n_pages + 1)]
-        ctx["page_no"] = p
-        shown = p == 1 or len(overview) <= OVERVIEW_EVERYWHERE
-        if overview and shown and overview_html is None:
-            overview_html = overview_rows(overview, [href for _q, href in ctx["pages"]], run.format == "observe")
-        ctx["overview_html"] = overview_html if shown else None
-        ctx["overview_count"] = len(overview)
-        ctx["overview_page"] = ctx["pages"][0][1] if overview and not shown else ""
-        ctx["pages_caption"] = _pages_caption(entries, first_group, len(all_groups))
-        first_group += sum(1 for g, _a, b in entries if b == len(g.members))
-        chunks = ctx["groups_chunks"]
-        ctx["groups_html"] = _GROUPS_MARK
-        head, tail = page_tpl.render(ctx).split(_GROUPS_MARK)
-        writer.write(page_name(ref.kind, ref.label, ref.number, p), _page_parts(head, chunks, tail))
-    if found:
-        hrefs = [page_name(ref.kind, ref.label, ref.number, q) for q in range(1, n_pages + 1)]
-        writer.write(shard_name(first), shard_bytes(first, _page_title(run, ref), hrefs, found))
+    outline_of = getattr(job.reader, "outline", None)
+    outline = outline_of(ref) if outline_of is not None else None
+    if outline is not None:
+        warnings = _render_outline(job, env, writer, outline, prev_ref, next_ref)
+    else:
+        warnings = _render_loaded(job, env, writer, ref, prev_ref, next_ref)
     return (
         ref.rollouts,
         ref.groups,
@@ -754,10 +735,206 @@ def _render_iteration(
         writer.count,
         writer.files,
         key,
-        it.warnings,
+        warnings,
         ref.status,
         list(ref.notes),
     )
+
+
+class _Pages:
+    """Writes the pages of one iteration (``paginate``'s plan), each once its groups are in
+    ``it.groups``: what the pages share (titles, links, the table of all groups) made once."""
+
+    def __init__(
+        self,
+        job: _Job,
+        env: Environment,
+        writer: SiteWriter,
+        it: Iteration,
+        plan: list[list[PageEntry]],
+        n_groups: int,
+        prev_ref: IterationRef | None,
+        next_ref: IterationRef | None,
+    ) -> None:
+        run = job.run
+        ref = it.ref
+        self.job, self.writer, self.it, self.prev_ref, self.next_ref = job, writer, it, prev_ref, next_ref
+        self.tpl = env.get_template("iteration.html" if run.format == "observe" else "tinker_iteration.html")
+        self.logtree_name = ref.page[: -len(".html")] + "_logtree.json"
+        self.n_pages = len(plan)
+        self.n_groups = n_groups
+        self.hrefs = [page_name(ref.kind, ref.label, ref.number, q) for q in range(1, self.n_pages + 1)]
+        # the table of all groups, for a reader who sorts or looks for a group across the pages
+        self.overview = groups_overview(plan, run.format == "observe") if self.n_pages > 1 and n_groups > 1 else []
+        self.overview_html: Markup | None = None
+        self.first_group = 0  # the index of the first group a page starts
+
+    def write(self, p: int, entries: list[PageEntry], parts: dict[int, PagePart]) -> None:
+        """Write page ``p`` (from 1) of ``entries``, whose groups are ``it.groups``."""
+        job, run, it, ref, overview = self.job, self.job.run, self.it, self.it.ref, self.overview
+        n_pages = self.n_pages
+        ctx = iteration_context(run, it, self.prev_ref, self.next_ref, markdown=job.markdown, chunked=True, parts=parts)
+        ctx.update(job.common)
+        ctx["page_title"] = _page_title(run, ref) + (f" (page {p} of {n_pages})" if n_pages > 1 else "")
+        ctx["prev_label"] = _nav_label(self.prev_ref, run.format) if self.prev_ref else ""
+        ctx["next_label"] = _nav_label(self.next_ref, run.format) if self.next_ref else ""
+        ctx["logtree_name"] = self.logtree_name
+        ctx["pages"] = list(enumerate(self.hrefs, 1))
+        ctx["page_no"] = p
+        shown = p == 1 or len(overview) <= OVERVIEW_EVERYWHERE
+        if overview and shown and self.overview_html is None:
+            self.overview_html = overview_rows(overview, self.hrefs, run.format == "observe")
+        ctx["overview_html"] = self.overview_html if shown else None
+        ctx["overview_count"] = len(overview)
+        ctx["overview_page"] = self.hrefs[0] if overview and not shown else ""
+        ctx["pages_caption"] = _pages_caption(entries, self.first_group, self.n_groups)
+        self.first_group += sum(1 for g, _a, b in entries if b == g.size)
+        chunks = ctx["groups_chunks"]
+        ctx["groups_html"] = _GROUPS_MARK
+        head, tail = self.tpl.render(ctx).split(_GROUPS_MARK)
+        self.writer.write(self.hrefs[p - 1], _page_parts(head, chunks, tail))
+
+
+def _render_loaded(
+    job: _Job,
+    env: Environment,
+    writer: SiteWriter,
+    ref: IterationRef,
+    prev_ref: IterationRef | None,
+    next_ref: IterationRef | None,
+) -> list[str]:
+    """Render an iteration loaded whole (``reader.load``); returns the load's warnings."""
+    run = job.run
+    it = job.reader.load(ref)
+    first = ref.page
+    raw = job.reader.logtree_bytes(ref)
+    all_groups = it.groups
+    plan = paginate(all_groups, job.groups_per_page)
+    pages = _Pages(job, env, writer, it, plan, len(all_groups), prev_ref, next_ref)
+    writer.write(pages.logtree_name, raw if raw is not None else logtree_parts(run, it, first))
+    found: list[list[Any]] = []  # the search data of every page
+    large: dict[int, tuple[list[Member], set[int]]] = {}
+    for p, entries in enumerate(plan, 1):
+        it.groups, parts = page_groups(entries, large)
+        if job.search:
+            found.extend(shard_items(it.groups, p - 1))
+        pages.write(p, entries, parts)
+    if found:
+        writer.write(shard_name(first), shard_bytes(first, _page_title(run, ref), pages.hrefs, found))
+    return it.warnings
+
+
+def _render_outline(
+    job: _Job,
+    env: Environment,
+    writer: SiteWriter,
+    outline: Outline,
+    prev_ref: IterationRef | None,
+    next_ref: IterationRef | None,
+) -> list[str]:
+    """Render an iteration read in two passes (``reader.outline``, a huge update): a page's
+    members at a time, loaded by ``reader.load_members``, rendered and dropped; the logtree
+    JSON and the search file are written as the pages go. The same files as ``_render_loaded``
+    makes of ``reader.load``, byte for byte. Returns the iteration's warnings."""
+    run = job.run
+    reader = job.reader
+    ref = outline.ref
+    first = ref.page
+    it = Iteration(ref=ref, groups=[], warnings=outline.warnings)
+    plan = paginate(outline.groups, job.groups_per_page)
+    pages = _Pages(job, env, writer, it, plan, len(outline.groups), prev_ref, next_ref)
+    shard = _ShardFile(writer, shard_name(first), ShardParts(first, _page_title(run, ref), pages.hrefs))
+    # a group of more members than a page shows: its members by reward and its duplicates
+    large: dict[int, tuple[array, set[int]]] = {}
+    with writer.open(pages.logtree_name) as logtree, ExitStack() as stack:
+        stack.callback(shard.close, False)  # on an error: closed, not listed
+        writer.wrote(pages.logtree_name)
+        logtree.write(logtree_head(run, it, first))
+        for p, entries in enumerate(plan, 1):
+            for g, a, b in entries:
+                if (a > 0 or b < g.size) and id(g) not in large:
+                    assert isinstance(g, GroupOutline)
+                    # its logtree section, a slice of members at a time, and its duplicates
+                    found = DuplicateTexts() if g.id is not None else None
+
+                    def load(positions: array, g: GroupOutline = g, found: DuplicateTexts | None = found) -> Group:
+                        group = reader.load_members(outline, [(g, positions)])[0]
+                        if found is not None:
+                            found.add(group.members)
+                        return group
+
+                    logtree.write(b",")
+                    for part in outline_group_parts(g, load):
+                        logtree.write(part)
+                    large[id(g)] = (ranked(g), found.members() if found is not None else set())
+            loaded = reader.load_members(outline, page_picks(entries, large))
+            for (g, a, b), group in zip(entries, loaded):
+                if a == 0 and b == g.size:
+                    logtree.write(b",")
+                    for part in group_parts(group):
+                        logtree.write(part)
+            it.groups, parts = outline_page_groups(entries, loaded, large)
+            if job.search:
+                shard.add(shard_items(it.groups, p - 1))
+            pages.write(p, entries, parts)
+            del loaded, parts
+            it.groups = []
+        logtree.write(LOGTREE_END)
+        shard.close()
+    return it.warnings
+
+
+class _ShardFile:
+    """An iteration's search data file written a page at a time (``views.search.ShardParts``),
+    opened at the first page that has items: none, and there is no file, as when
+    ``_render_loaded`` finds no item. Listed among the files written once complete (last, as
+    ``_render_loaded`` writes it)."""
+
+    def __init__(self, writer: SiteWriter, name: str, parts: ShardParts) -> None:
+        self.writer, self.name, self.parts = writer, name, parts
+        self.f: IO[bytes] | None = None
+        self.head = b""
+
+    def add(self, items: list[list[Any]]) -> None:
+        if not items:
+            return
+        parts = self.parts
+        if self.f is None:
+            self.f = self.writer.open(self.name)
+            try:
+                self.head = parts.head()
+            except ShardRefused:
+                parts.plain = True
+                self.head = parts.head()
+            self.f.write(self.head)
+        try:
+            data = parts.items(items)
+        except ShardRefused:
+            # orjson refused an item: the whole file is the fallback encoder's, the items
+            # written so far read back (a lone surrogate in a text; rare, and only then held)
+            f = self.f
+            f.flush()
+            f.seek(0)
+            earlier = parts.written_items(f.read(), self.head) if parts.started else []
+            f.seek(0)
+            f.truncate()
+            parts.plain = True
+            self.head = parts.head()
+            f.write(self.head)
+            if earlier:
+                f.write(parts.items(earlier))
+            del earlier
+            data = parts.items(items)
+        self.f.write(data)
+
+    def close(self, complete: bool = True) -> None:
+        """Finish the file (``complete=False``: the build failed, close it only)."""
+        if self.f is not None:
+            if complete:
+                self.f.write(ShardParts.END)
+                self.writer.wrote(self.name)
+            self.f.close()
+            self.f = None
 
 
 def _prompts_by_update(job: _Job) -> dict[int, list[str]]:

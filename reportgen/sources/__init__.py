@@ -12,8 +12,11 @@ A reader never renders.  Every reader offers:
   beside the page as is (tinker), or None when the views must export one.
 
 Optional: ``page_key(ref)`` (a hash of what the page is made of, for incremental
-builds) and ``input_bytes(ref)`` (the bytes load(ref) reads, which bounds the number of
-render workers, see ``site.workers_for_memory``).
+builds), ``input_bytes(ref)`` (the bytes load(ref) reads, which bounds the number of
+render workers, see ``site.workers_for_memory``), and, for iterations too large to hold
+whole, ``outline(ref) -> Outline | None`` (a first pass that keeps every group's figures
+and where each member is; None: ``load`` it) with ``load_members(outline, picks)`` (the
+members of a few groups, read back: ``site._render_outline`` asks for a page at a time).
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ from .iteration import (
     reward_stats,
     rolecls,
     text_view,
+    whole_figures,
 )
 from .text import (
     CUT_TAILS,
@@ -639,9 +640,9 @@ def _group(
     # ``part``: ``g`` holds members [a, b) of a larger group, whose figures the header gives
     members = sorted(g.members, key=_sort_key)
     n = len(members)
-    every = members if part is None else part[0].members
     dups = duplicate_ids(g) if part is None else part[3]
-    rmin, rmax, mean, std = reward_stats(g.rewards() if part is None else part[0].rewards())
+    rewards, size, n_trained, unknown, zero_signal = whole_figures(g if part is None else part[0])
+    rmin, rmax, mean, std = reward_stats(rewards)
     spread = (rmax - rmin) if rmax is not None and rmin is not None else None
     anchor, label = group_anchor(g, index)
     gkey = str(g.id) if g.id is not None else "-"
@@ -657,14 +658,10 @@ def _group(
         f'<span class="stat">mean <b>{_f(mean)}</b></span>\n<span class="stat">std {_f(std)}</span>\n'
     )
     if training_known:
-        states = [m.trained for m in every]
-        unknown = states.count(None)  # "unknown execution": neither counted as trained nor as not
-        w(
-            f'<span class="stat">{states.count(True):,}/{len(every):,} trained'
-            f"{f', {unknown:,} unknown' if unknown else ''}</span>\n"
-        )
+        # "unknown execution": neither counted as trained nor as not
+        w(f'<span class="stat">{n_trained:,}/{size:,} trained{f", {unknown:,} unknown" if unknown else ""}</span>\n')
     w('<span class="stat shown-count" hidden></span>\n')
-    if any(m.skip_reason == "zero_signal" for m in every):
+    if zero_signal:
         w('<span class="chip bad">zero_signal</span>\n')
     if not g.has_text:
         w('<span class="chip unknown">no logtree text</span>\n')
@@ -672,7 +669,7 @@ def _group(
     if preview:
         w(f'<p class="preview">{esc_marks(preview)}</p>\n')
     if part is not None:
-        a, b, total = part[1], part[2], len(part[0].members)
+        a, b, total = part[1], part[2], size
         w(
             f'<p class="part">this page: {"rollouts" if g.id is None else "members"} {a + 1:,}&#8211;{b:,} of {total:,}, by reward '
             "(the figures above are of all of them)</p>\n"

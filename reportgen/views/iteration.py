@@ -6,9 +6,11 @@ pairing, folding); templates only lay it out.
 
 from __future__ import annotations
 
+import hashlib
 import math
+from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -16,7 +18,7 @@ from urllib.parse import quote
 import orjson
 from markupsafe import Markup
 
-from ..model import Group, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
+from ..model import Group, GroupOutline, Iteration, IterationRef, Member, Message, Prompt, Run, page_name
 from .html import esc
 from .text import any_cut, compact_json, cut_chars, cut_clusters, fmt, fold_count, fold_summary, kept, pretty_json
 
@@ -395,13 +397,13 @@ def page_key(ref: IterationRef) -> str:
 ROLLOUTS_PER_PAGE = 1024
 
 # (group, first member, end) of each group shown on a page: the members by reward, as the
-# page sorts them
-PageEntry = tuple[Group, int, int]
+# page sorts them; the group of an iteration read in two passes is its outline
+PageEntry = tuple[Group | GroupOutline, int, int]
 
 
-# a page entry that is a part of a larger group: (the group, first member, end, the ids of the
-# group's duplicate members, found once for all its parts)
-PagePart = tuple[Group, int, int, set[int]]
+# a page entry that is a part of a larger group: (the group or its outline, first member, end,
+# the ids of the part's duplicate members, found once for the whole group)
+PagePart = tuple[Group | GroupOutline, int, int, set[int]]
 
 
 def duplicate_ids(g: Group) -> set[int]:
@@ -426,6 +428,61 @@ def duplicate_ids(g: Group) -> set[int]:
     return {id(m) for m, t in zip(members, whole) if texts[t] > 1 and (m.completion is not None or m.messages)}
 
 
+class DuplicateTexts:
+    """The members whose whole text another member of their group has (what ``duplicate_ids``
+    finds), for a group given a slice of members at a time (``add``): each text is kept as its
+    length and a 128-bit digest, never whole."""
+
+    __slots__ = ("seen", "keyed")
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, bytes], int] = {}
+        self.keyed: list[tuple[int, tuple[int, bytes]]] = []
+
+    def add(self, members: Iterable[Member]) -> None:
+        seen = self.seen
+        for m in members:
+            whole = m.completion if m.completion is not None else m.full_text()
+            key = (len(whole), hashlib.blake2b(whole.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+            seen[key] = seen.get(key, 0) + 1
+            if m.completion is not None or m.messages:  # a member with no text at all duplicates nothing
+                self.keyed.append((m.member, key))
+
+    def members(self) -> set[int]:
+        """The numbers of the duplicate members."""
+        return {member for member, key in self.keyed if self.seen[key] > 1}
+
+
+def ranked(g: GroupOutline) -> array:
+    """The positions of a group outline's members in the order a page shows them (by reward,
+    highest first, members without one last; ``_sort_key``)."""
+    rewards = g.facts.reward
+    positions = g.positions
+    # -reward, or inf for none: a stable sort of the member order breaks ties by member, as
+    # _sort_key's member number does
+    keys = [math.inf if r != r else -r for r in map(rewards.__getitem__, positions)]
+    return array("q", [positions[i] for i in sorted(range(len(keys)), key=keys.__getitem__)])
+
+
+def whole_figures(g: Group | GroupOutline) -> tuple[list[float], int, int, int, bool]:
+    """(finite rewards in member order, members, trained, unknown execution, whether one is
+    skipped as zero_signal) of a whole group: the figures of its header and of its row in the
+    table of all groups."""
+    if isinstance(g, Group):
+        members = g.members
+        states = [m.trained for m in members]
+        zero = any(m.skip_reason == "zero_signal" for m in members)
+        return g.rewards(), len(members), states.count(True), states.count(None), zero
+    facts = g.facts
+    trained = facts.trained
+    col = list(map(trained.__getitem__, g.positions))
+    reasons = facts.skip_reasons
+    zero_id = reasons.index("zero_signal") if "zero_signal" in reasons else None
+    skip = facts.skip
+    zero = zero_id is not None and any(skip[p] == zero_id for p in g.positions)
+    return g.rewards(), g.size, col.count(1), col.count(-1), zero
+
+
 def id_part(n: int) -> str:
     """A group or member id as written in an anchor: ``3``, or ``n3`` for -3 (the writer
     chooses the ids, and ``g-1`` already names the second place of PPO's batch without a
@@ -433,7 +490,7 @@ def id_part(n: int) -> str:
     return str(n) if n >= 0 else f"n{-n}"
 
 
-def group_anchor(g: Group, index: int) -> tuple[str, str]:
+def group_anchor(g: Group | GroupOutline, index: int) -> tuple[str, str]:
     """(anchor, label) of a group on its page, ``index`` its place there: ``g3`` and "group 3"
     (``gn3`` and "group -3" for a negative id), or ``g-0`` and "rollouts" for PPO's batch
     without a group. Cards, the table of all groups and the search's links all name a group
@@ -489,26 +546,26 @@ def groups_overview(plan: Sequence[Sequence[PageEntry]], training_known: bool) -
         for index, (g, a, _b) in enumerate(entries):
             if a:
                 continue  # a later part of a large group: the row is its first page's
-            low, high, mean, _std = reward_stats(g.rewards())
-            states = [m.trained for m in g.members] if training_known else []
+            rewards, size, trained, unknown, _zero = whole_figures(g)
+            low, high, mean, _std = reward_stats(rewards)
             anchor, label = group_anchor(g, index)
             rows.append(
                 OverviewRow(
                     label=label,
                     anchor=anchor,
                     page=p,
-                    members=len(g.members),
+                    members=size,
                     low=low,
                     high=high,
                     mean=mean,
-                    trained=states.count(True) if training_known else None,
-                    unknown=states.count(None),
+                    trained=trained if training_known else None,
+                    unknown=unknown if training_known else 0,
                 )
             )
     return rows
 
 
-def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list[list[PageEntry]]:
+def paginate(groups: Sequence[Group | GroupOutline], per: int, most: int | None = None) -> list[list[PageEntry]]:
     """An iteration's pages: ``per`` groups a page, in their order, except that a group of more
     than ``most`` (ROLLOUTS_PER_PAGE) members gets pages of its own, ``most`` of its members
     each. Always one page at least (an iteration without rollouts says so on it)."""
@@ -517,7 +574,7 @@ def paginate(groups: Sequence[Group], per: int, most: int | None = None) -> list
     pages: list[list[PageEntry]] = []
     page: list[PageEntry] = []
     for g in groups:
-        n = len(g.members)
+        n = g.size
         if n <= most:
             page.append((g, 0, n))
             if len(page) >= per:
@@ -543,6 +600,7 @@ def page_groups(
     shown: list[Group] = []
     parts: dict[int, PagePart] = {}
     for g, a, b in entries:
+        assert isinstance(g, Group)  # outline_page_groups takes outlines
         if a == 0 and b == len(g.members):
             shown.append(g)
             continue
@@ -560,6 +618,35 @@ def page_groups(
         parts[id(part)] = (g, a, b, dups)
         shown.append(part)
     return shown, parts
+
+
+def page_picks(entries: list[PageEntry], large: dict[int, tuple[array, set[int]]]) -> list[tuple[GroupOutline, array]]:
+    """The members a page of an iteration read in two passes shows, as the positions of each of
+    its groups' outlines (for the reader's ``load_members``): a whole group in member order, a
+    part of a large group by reward (``large``: its ``ranked`` positions and its duplicates, by
+    the outline's ``id()``, filled by the caller before its first page)."""
+    picks: list[tuple[GroupOutline, array]] = []
+    for g, a, b in entries:
+        assert isinstance(g, GroupOutline)
+        if a == 0 and b == g.size:
+            picks.append((g, g.positions))
+        else:
+            picks.append((g, large[id(g)][0][a:b]))
+    return picks
+
+
+def outline_page_groups(
+    entries: list[PageEntry], loaded: list[Group], large: dict[int, tuple[array, set[int]]]
+) -> tuple[list[Group], dict[int, PagePart]]:
+    """``page_groups`` for an iteration read in two passes: ``loaded`` holds the members of
+    ``page_picks(entries, large)``, a part of a large group by reward already."""
+    parts: dict[int, PagePart] = {}
+    for (g, a, b), part in zip(entries, loaded):
+        if a == 0 and b == g.size:
+            continue
+        dups = large[id(g)][1]
+        parts[id(part)] = (g, a, b, {id(m) for m in part.members if m.member in dups} if dups else set())
+    return loaded, parts
 
 
 def iteration_context(

@@ -9,13 +9,14 @@ rollout of the update.  Tool calls use tinker's ``tool_calls`` shape.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
 import orjson
 
-from ..model import Group, Iteration, Member, Message, Prompt, Run
+from ..model import TOKENS_NONE, Group, GroupOutline, Iteration, Member, Message, Prompt, Run
 from .html import esc_text
 from .text import compact_json, fmt, kept, pretty_json
 
@@ -150,6 +151,25 @@ def _members_table(members: list[Member]) -> dict[str, Any]:
     return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
 
 
+def _facts_table(g: GroupOutline) -> dict[str, Any]:
+    """``_members_table`` of a group outline's members, from their facts: the same text."""
+    f = g.facts
+    reasons = f.skip_reasons
+    rows = ["member\treward\tadvantage\ttokens\ttruncated\tstate"]
+    for p in g.positions:
+        r, a, t, k, x = f.reward[p], f.advantage[p], f.tokens[p], f.skip[p], f.trained[p]
+        skip = reasons[k] if k >= 0 else None
+        if skip:
+            state = f"skipped: {skip}"
+        else:
+            state = "unknown execution" if x < 0 else ("trained" if x == 1 else "not trained")
+        rows.append(
+            f"{f.member[p]}\t{fmt(None if r != r else r)}\t{fmt(None if a != a else a)}\t"
+            f"{'–' if t == TOKENS_NONE else t}\t{'yes' if f.truncated[p] else 'no'}\t{state}"
+        )
+    return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
+
+
 def _step_row(step_index: int | None, kind: str, reward: float | None, indices: list[int]) -> tuple[str, str]:
     return _esc(f"step {step_index} reward ({kind})"), _esc(f"{fmt(reward)} on messages {indices}")
 
@@ -271,16 +291,28 @@ def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
 
 def _group_section(g: Group, fragments: bool, members: bool = True) -> dict[str, Any]:
     """One group as a logtree section: its members table, then a conversation node per member
-    (``members=False``: the table alone, for _group_parts to add the members in slices)."""
+    (``members=False``: the table alone, for group_parts to add the members in slices)."""
     body: list[Any] = [
         {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
         _members_table(g.members),
     ]
     if members:
         body += _member_nodes(g.members, fragments)
-    label = f"Group {g.id}" if g.id is not None else "Rollouts"
-    key = g.prompt.key if g.prompt else ""
-    return _section(f"{label}" + (f" ({key})" if key else ""), 2, body)
+    return _section(_group_title(g.id, g.prompt.key if g.prompt else ""), 2, body)
+
+
+def _group_title(gid: int | None, key: str) -> str:
+    label = f"Group {gid}" if gid is not None else "Rollouts"
+    return f"{label}" + (f" ({key})" if key else "")
+
+
+def _outline_section(g: GroupOutline) -> dict[str, Any]:
+    """``_group_section(group, True, False)`` of the group a ``GroupOutline`` stands for."""
+    body: list[Any] = [
+        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
+        _facts_table(g),
+    ]
+    return _section(_group_title(g.id, g.prompt_key or ""), 2, body)
 
 
 # a group's members dumped at a time: a PPO batch of 65,536 rollouts is one group, whose
@@ -289,7 +321,7 @@ MEMBERS_PER_SLICE = 1024
 _SECTION_END = b"]}]}"  # the section's body, its div, its children and the section close
 
 
-def _group_parts(g: Group) -> Iterator[bytes]:
+def group_parts(g: Group) -> Iterator[bytes]:
     """The bytes of one group's section, in one piece, or a slice of its members at a time for
     a group larger than MEMBERS_PER_SLICE: the same bytes either way."""
     members = g.members
@@ -300,6 +332,23 @@ def _group_parts(g: Group) -> Iterator[bytes]:
     yield head[: -len(_SECTION_END)]
     for a in range(0, len(members), MEMBERS_PER_SLICE):
         part = members[a : a + MEMBERS_PER_SLICE]
+        yield b","
+        yield _dumps(_member_nodes(part, True), partial(_member_nodes, part, False))[1:-1]
+    yield _SECTION_END
+
+
+def outline_group_parts(g: GroupOutline, load: Callable[[array], Group]) -> Iterator[bytes]:
+    """``group_parts`` of the group a ``GroupOutline`` stands for, its members loaded a slice of
+    MEMBERS_PER_SLICE at a time (``load(positions)``: those members as a group): the same bytes,
+    and never the whole group at once."""
+    positions = g.positions
+    if len(positions) <= MEMBERS_PER_SLICE:
+        yield from group_parts(load(positions))
+        return
+    head = _dumps(_outline_section(g), partial(_outline_section, g))
+    yield head[: -len(_SECTION_END)]
+    for a in range(0, len(positions), MEMBERS_PER_SLICE):
+        part = load(positions[a : a + MEMBERS_PER_SLICE]).members
         yield b","
         yield _dumps(_member_nodes(part, True), partial(_member_nodes, part, False))[1:-1]
     yield _SECTION_END
@@ -353,15 +402,24 @@ def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
         return compact_json(plain()).encode("utf-8", "replace")
 
 
+def logtree_head(run: Run, it: Iteration, page: str) -> bytes:
+    """The logtree JSON document up to its first section (``it``'s ref only is read): then a
+    comma and ``group_parts`` for each group, and LOGTREE_END."""
+    head = _document(it, page, [], run.format)
+    return _dumps(head, lambda: head)[: -len(LOGTREE_END)]
+
+
+LOGTREE_END = b"]}}"
+
+
 def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
     without holding its whole tree, nor its whole text, for an update of thousands of groups."""
-    head = _document(it, page, [], run.format)
-    yield _dumps(head, lambda: head)[: -len(b"]}}")]  # the document up to its last section
+    yield logtree_head(run, it, page)
     for g in it.groups:
         yield b","
-        yield from _group_parts(g)
-    yield b"]}}"
+        yield from group_parts(g)
+    yield LOGTREE_END
 
 
 def logtree_bytes(run: Run, it: Iteration, page: str) -> bytes:

@@ -110,11 +110,57 @@ def _inert_json(value: Any) -> bytes:
 def shard_bytes(key: str, title: str, pages: list[str], items: list[list[Any]]) -> bytes:
     """The search data file of an iteration: ``window.RG_SEARCH_SHARD = {...}``, which
     search.js reads when the file has loaded."""
-    return (
-        b"window.RG_SEARCH_SHARD = "
-        + _inert_json({"key": key, "title": title, "pages": pages, "items": items})
-        + b";\n"
-    )
+    return SHARD_START + _inert_json({"key": key, "title": title, "pages": pages, "items": items}) + b";\n"
+
+
+class ShardParts:
+    """``shard_bytes`` of an iteration whose items come a page at a time (an update read in two
+    passes): ``head()``, then ``items(...)`` for each page that has any, then END, give the same
+    bytes as ``shard_bytes`` of all the items. Those are orjson's unless orjson refuses one
+    (a lone surrogate), when the whole file is the fallback encoder's: ``items`` then raises
+    ``ShardRefused``, and the caller starts again with ``plain`` set, the items written so far
+    read back by ``written_items``."""
+
+    def __init__(self, key: str, title: str, pages: list[str]) -> None:
+        self.doc = {"key": key, "title": title, "pages": pages, "items": []}
+        self.plain = False  # the fallback encoder's bytes
+        self.started = False  # an item was given since head()
+
+    def _dumps(self, value: Any) -> bytes:
+        if self.plain:
+            data = json.dumps(value, ensure_ascii=True, default=str).encode()
+        else:
+            try:
+                data = orjson.dumps(value)
+            except (TypeError, orjson.JSONEncodeError):
+                raise ShardRefused from None
+        return data.replace(b"<", b"\\u003c")
+
+    def head(self) -> bytes:
+        """The file up to its first item."""
+        self.started = False
+        return SHARD_START + self._dumps(self.doc)[: -len(b"]}")]
+
+    def items(self, items: list[list[Any]]) -> bytes:
+        """Some more items (not none), with the separator before them."""
+        data = self._dumps(items)[1:-1]
+        sep = b"" if not self.started else (b", " if self.plain else b",")
+        self.started = True
+        return sep + data
+
+    @staticmethod
+    def written_items(data: bytes, head: bytes) -> list[list[Any]]:
+        """The items of a file begun as ``head`` and given orjson's items since."""
+        return list(orjson.loads(b"[" + data[len(head) :] + b"]"))
+
+    END = b"]};\n"
+
+
+class ShardRefused(Exception):
+    """orjson refused a search item: the file is the fallback encoder's (``ShardParts``)."""
+
+
+SHARD_START = b"window.RG_SEARCH_SHARD = "
 
 
 def index_bytes(shards: list[tuple[str, str, str]]) -> bytes:
