@@ -49,6 +49,7 @@ from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
     DuplicateTexts,
+    Figures,
     PageEntry,
     PagePart,
     groups_overview,
@@ -58,6 +59,7 @@ from .views.iteration import (
     page_picks,
     paginate,
     ranked,
+    whole_figures,
 )
 from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtree_parts, outline_group_parts
 from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
@@ -813,7 +815,7 @@ def _render_loaded(
     pages = _Pages(job, env, writer, it, plan, len(all_groups), prev_ref, next_ref)
     writer.write(pages.logtree_name, raw if raw is not None else logtree_parts(run, it, first))
     found: list[list[Any]] = []  # the search data of every page
-    large: dict[int, tuple[list[Member], set[int]]] = {}
+    large: dict[int, tuple[list[Member], set[int], Figures]] = {}
     for p, entries in enumerate(plan, 1):
         it.groups, parts = page_groups(entries, large)
         if job.search:
@@ -845,7 +847,7 @@ def _render_outline(
     pages = _Pages(job, env, writer, it, plan, len(outline.groups), prev_ref, next_ref)
     shard = _ShardFile(writer, shard_name(first), ShardParts(first, _page_title(run, ref), pages.hrefs))
     # a group of more members than a page shows: its members by reward and its duplicates
-    large: dict[int, tuple[array, set[int]]] = {}
+    large: dict[int, tuple[array, set[int], Figures]] = {}
     with writer.open(pages.logtree_name) as logtree, ExitStack() as stack:
         stack.callback(shard.close, False)  # on an error: closed, not listed
         writer.wrote(pages.logtree_name)
@@ -866,7 +868,7 @@ def _render_outline(
                     logtree.write(b",")
                     for part in outline_group_parts(g, load):
                         logtree.write(part)
-                    large[id(g)] = (ranked(g), found.members() if found is not None else set())
+                    large[id(g)] = (ranked(g), found.members() if found is not None else set(), whole_figures(g))
             loaded = reader.load_members(outline, page_picks(entries, large))
             for (g, a, b), group in zip(entries, loaded):
                 if a == 0 and b == g.size:

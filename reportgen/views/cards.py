@@ -40,7 +40,6 @@ from .iteration import (
     fmt_signed,
     group_anchor,
     json_tree,
-    reward_stats,
     rolecls,
     text_view,
     whole_figures,
@@ -641,8 +640,7 @@ def _group(
     members = sorted(g.members, key=_sort_key)
     n = len(members)
     dups = duplicate_ids(g) if part is None else part[3]
-    rewards, size, n_trained, unknown, zero_signal = whole_figures(g if part is None else part[0])
-    rmin, rmax, mean, std = reward_stats(rewards)
+    rmin, rmax, mean, std, size, n_trained, unknown, zero_signal = whole_figures(g) if part is None else part[4]
     spread = (rmax - rmin) if rmax is not None and rmin is not None else None
     anchor, label = group_anchor(g, index)
     gkey = str(g.id) if g.id is not None else "-"

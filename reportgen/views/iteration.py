@@ -401,9 +401,15 @@ ROLLOUTS_PER_PAGE = 1024
 PageEntry = tuple[Group | GroupOutline, int, int]
 
 
+# the figures of a whole group (``whole_figures``): lowest, highest, mean and std of its
+# rewards, its members, how many are trained, of unknown execution, whether one is skipped as
+# zero_signal
+Figures = tuple[float | None, float | None, float | None, float | None, int, int, int, bool]
+
 # a page entry that is a part of a larger group: (the group or its outline, first member, end,
-# the ids of the part's duplicate members, found once for the whole group)
-PagePart = tuple[Group | GroupOutline, int, int, set[int]]
+# the ids of the part's duplicate members and the whole group's figures, both found once for
+# all its parts: a PPO batch of 65,536 has 64 of them)
+PagePart = tuple[Group | GroupOutline, int, int, set[int], Figures]
 
 
 def duplicate_ids(g: Group) -> set[int]:
@@ -464,23 +470,22 @@ def ranked(g: GroupOutline) -> array:
     return array("q", [positions[i] for i in sorted(range(len(keys)), key=keys.__getitem__)])
 
 
-def whole_figures(g: Group | GroupOutline) -> tuple[list[float], int, int, int, bool]:
-    """(finite rewards in member order, members, trained, unknown execution, whether one is
-    skipped as zero_signal) of a whole group: the figures of its header and of its row in the
-    table of all groups."""
+def whole_figures(g: Group | GroupOutline) -> Figures:
+    """The figures of a whole group (``Figures``), from its members or, for a group read in
+    two passes, from their facts: its header's and its row's in the table of all groups."""
     if isinstance(g, Group):
         members = g.members
         states = [m.trained for m in members]
         zero = any(m.skip_reason == "zero_signal" for m in members)
-        return g.rewards(), len(members), states.count(True), states.count(None), zero
+        return (*reward_stats(g.rewards()), len(members), states.count(True), states.count(None), zero)
     facts = g.facts
-    trained = facts.trained
-    col = list(map(trained.__getitem__, g.positions))
+    col = list(map(facts.trained.__getitem__, g.positions))
     reasons = facts.skip_reasons
-    zero_id = reasons.index("zero_signal") if "zero_signal" in reasons else None
-    skip = facts.skip
-    zero = zero_id is not None and any(skip[p] == zero_id for p in g.positions)
-    return g.rewards(), g.size, col.count(1), col.count(-1), zero
+    zero = False
+    if "zero_signal" in reasons:
+        zero_id = reasons.index("zero_signal")
+        zero = zero_id in map(facts.skip.__getitem__, g.positions)
+    return (*reward_stats(g.rewards()), g.size, col.count(1), col.count(-1), zero)
 
 
 def id_part(n: int) -> str:
@@ -546,8 +551,7 @@ def groups_overview(plan: Sequence[Sequence[PageEntry]], training_known: bool) -
         for index, (g, a, _b) in enumerate(entries):
             if a:
                 continue  # a later part of a large group: the row is its first page's
-            rewards, size, trained, unknown, _zero = whole_figures(g)
-            low, high, mean, _std = reward_stats(rewards)
+            low, high, mean, _std, size, trained, unknown, _zero = whole_figures(g)
             anchor, label = group_anchor(g, index)
             rows.append(
                 OverviewRow(
@@ -591,12 +595,12 @@ def paginate(groups: Sequence[Group | GroupOutline], per: int, most: int | None 
 
 
 def page_groups(
-    entries: list[PageEntry], large: dict[int, tuple[list[Member], set[int]]]
+    entries: list[PageEntry], large: dict[int, tuple[list[Member], set[int], Figures]]
 ) -> tuple[list[Group], dict[int, PagePart]]:
     """The groups a page shows, a part of a large group as a group of its own, and each such
     part by its ``id()`` (for ``iteration_context``'s ``parts``). ``large`` keeps a large
-    group's members sorted by reward and its duplicates, by the group's ``id()``, from page
-    to page of an iteration."""
+    group's members sorted by reward, its duplicates and its figures, by the group's ``id()``,
+    from page to page of an iteration."""
     shown: list[Group] = []
     parts: dict[int, PagePart] = {}
     for g, a, b in entries:
@@ -606,8 +610,8 @@ def page_groups(
             continue
         known = large.get(id(g))
         if known is None:
-            known = large[id(g)] = (sorted(g.members, key=_sort_key), duplicate_ids(g))
-        members, dups = known
+            known = large[id(g)] = (sorted(g.members, key=_sort_key), duplicate_ids(g), whole_figures(g))
+        members, dups, figures = known
         part = Group(
             id=g.id,
             prompt=g.prompt,
@@ -615,16 +619,19 @@ def page_groups(
             has_text=g.has_text,
             conversations=g.conversations if a == 0 else [],  # shown once, with the first part
         )
-        parts[id(part)] = (g, a, b, dups)
+        parts[id(part)] = (g, a, b, dups, figures)
         shown.append(part)
     return shown, parts
 
 
-def page_picks(entries: list[PageEntry], large: dict[int, tuple[array, set[int]]]) -> list[tuple[GroupOutline, array]]:
+def page_picks(
+    entries: list[PageEntry], large: dict[int, tuple[array, set[int], Figures]]
+) -> list[tuple[GroupOutline, array]]:
     """The members a page of an iteration read in two passes shows, as the positions of each of
     its groups' outlines (for the reader's ``load_members``): a whole group in member order, a
-    part of a large group by reward (``large``: its ``ranked`` positions and its duplicates, by
-    the outline's ``id()``, filled by the caller before its first page)."""
+    part of a large group by reward (``large``: its ``ranked`` positions, the numbers of its
+    duplicate members and its figures, by the outline's ``id()``, filled by the caller before
+    its first page)."""
     picks: list[tuple[GroupOutline, array]] = []
     for g, a, b in entries:
         assert isinstance(g, GroupOutline)
@@ -636,7 +643,7 @@ def page_picks(entries: list[PageEntry], large: dict[int, tuple[array, set[int]]
 
 
 def outline_page_groups(
-    entries: list[PageEntry], loaded: list[Group], large: dict[int, tuple[array, set[int]]]
+    entries: list[PageEntry], loaded: list[Group], large: dict[int, tuple[array, set[int], Figures]]
 ) -> tuple[list[Group], dict[int, PagePart]]:
     """``page_groups`` for an iteration read in two passes: ``loaded`` holds the members of
     ``page_picks(entries, large)``, a part of a large group by reward already."""
@@ -644,8 +651,8 @@ def outline_page_groups(
     for (g, a, b), part in zip(entries, loaded):
         if a == 0 and b == g.size:
             continue
-        dups = large[id(g)][1]
-        parts[id(part)] = (g, a, b, {id(m) for m in part.members if m.member in dups} if dups else set())
+        _ranked, dups, figures = large[id(g)]
+        parts[id(part)] = (g, a, b, {id(m) for m in part.members if m.member in dups} if dups else set(), figures)
     return loaded, parts
 
 
