@@ -25,6 +25,7 @@ import hashlib
 import io
 import math
 import multiprocessing
+import os
 import sys
 from array import array
 from collections import deque
@@ -1693,6 +1694,10 @@ class ObserveReader:
         if self._fh is None:
             self._fh = self.storage.open(self.file)
         fh = self._fh
+        try:  # a local file is read with pread: a buffered read of a few hundred bytes reads 8 KiB
+            fd: int | None = fh.fileno()
+        except (OSError, AttributeError, io.UnsupportedOperation):
+            fd = None
         loads = orjson.loads
         i = 0
         while i < len(items):
@@ -1702,8 +1707,11 @@ class ObserveReader:
                 end = max(end, items[j][1])
                 j += 1
             try:
-                fh.seek(a)
-                data = fh.read(end - a)
+                if fd is not None:
+                    data = os.pread(fd, end - a, a)
+                else:
+                    fh.seek(a)
+                    data = fh.read(end - a)
             except OSError:
                 self._changed = True
                 return out
