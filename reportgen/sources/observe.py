@@ -1426,9 +1426,7 @@ class ObserveReader:
             group_list.append(mem)
         missing = sorted(k for k, p in prompts.items() if p.messages is None)
         if missing:
-            shown = ", ".join(k or '"" (rollouts without a prompt key)' for k in missing[:5])
-            shown += f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-            warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
+            warnings.append(self._missing_warning(n, missing))
         if self._changed:
             warnings.append(self._changed_warning())
         out_groups = []
@@ -1443,6 +1441,11 @@ class ObserveReader:
         rewards = [mm.reward for grp in out_groups for mm in grp.members if mm.reward is not None]
         ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
         return Iteration(ref=ref, groups=out_groups, warnings=warnings)
+
+    def _missing_warning(self, n: int, missing: list[str]) -> str:
+        shown = ", ".join(k or '"" (rollouts without a prompt key)' for k in missing[:5])
+        shown += f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        return f"{self.path}: update {n}: prompt record not received for {shown}"
 
     def _changed_warning(self) -> str:
         return (
@@ -1598,8 +1601,7 @@ class ObserveReader:
         missing = [k for k in used if not self._prompt_found(seg, k, in_batch)]
         warnings: list[str] = []
         if missing:
-            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            warnings.append(f"{self.path}: update {n}: prompt record not received for {shown}")
+            warnings.append(self._missing_warning(n, missing))
         if self._changed:
             warnings.append(self._changed_warning())
         ref.rollouts = sum(grp.size for grp in groups)
