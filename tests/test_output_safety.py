@@ -171,11 +171,15 @@ s.build(sys.argv[1], s.Path(sys.argv[2]), s.BuildOptions(jobs=1))
 """
 
 
-def _start_slow_build(src: Path, out: Path, jobs: int = 1, first: str = "wrote") -> subprocess.Popen:
+def _start_slow_build(
+    src: Path, out: Path, jobs: int = 1, first: str = "wrote", script: str | None = None
+) -> subprocess.Popen:
     """A build slowed down page by page, in a process group of its own (a terminal's job),
-    returned once it printed a line starting with ``first`` (a page is in the staging folder)."""
+    returned once it printed a line starting with ``first`` (a page is in the staging folder).
+    ``script``: another one than SLOW_BUILD, given SRC and OUT."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    script = SLOW_BUILD.replace("BuildOptions(jobs=1)", f"BuildOptions(jobs={jobs})")
+    if script is None:
+        script = SLOW_BUILD.replace("BuildOptions(jobs=1)", f"BuildOptions(jobs={jobs})")
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(script), str(src), str(out)],
         stdout=subprocess.PIPE,
@@ -410,18 +414,7 @@ def test_a_build_killed_alone_leaves_no_worker_behind(site, tmp_path, sig):
     128 + the signal), and SIGKILL leaves the old site, as before."""
     before = hash_tree(site)
     src = many_updates(tmp_path / "run", 30)
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(SLOW_CLI_BUILD), str(src), str(site)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-        start_new_session=True,
-    )
-    assert proc.stdout is not None
-    while not (line := proc.stdout.readline()).startswith("wrote"):
-        assert line and proc.poll() is None, proc.stderr.read() if proc.stderr else line
+    proc = _start_slow_build(src, site, script=SLOW_CLI_BUILD)
     workers = _children(proc.pid)
     assert len(workers) == 2
     proc.send_signal(sig)  # the main process only, as `kill PID` does

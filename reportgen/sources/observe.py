@@ -1903,6 +1903,8 @@ def _step_rewards(value: Any) -> list[StepReward]:
 
 def _member(rec: dict[str, Any], sel: dict[str, Any] | None, trained_out: bool | None) -> Member:
     """One rollout with the §2.7 merge applied."""
+    # the merge is _merged's, written out here: this runs once a rollout, and the call and
+    # its tuple cost 2% of a load (tests/test_two_pass.py holds the two together)
     g = rec.get
     eligible = g("eligible")
     if type(eligible) is not bool:
