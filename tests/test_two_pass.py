@@ -339,3 +339,35 @@ def test_the_first_pass_merges_as_load_does(seed):
         out = r.choice([None, True, False])
         m = _member(rec, sel, out)
         assert _merged(rec, sel, out) == (m.eligible, m.advantage, m.skip_reason, m.trained)
+
+
+def test_a_record_rewritten_in_place_between_the_passes_is_not_taken(tmp_path, monkeypatch):
+    """The export rewritten in place between the two passes, lines of the same lengths swapped:
+    the record at a member's offset is now another update's. It is not shown as this
+    update's member (it was, with no warning); the page says the file changed."""
+    force_two_passes(monkeypatch)
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"))
+    o.batch(Obs.rollout(1, 0, 0, "text of update 1 member 0", prompt="p:0", reward=1.0))
+    o.batch(o.update(1))
+    o.batch(Obs.rollout(2, 0, 0, "text of update 2 member 0", prompt="p:0", reward=0.0))
+    o.batch(o.update(2))
+    src = o.write(tmp_path / "src")
+    path = src / "observe.jsonl"
+    real = observe.ObserveReader.outline
+
+    def outline_then_swap(self, ref):
+        out = real(self, ref)
+        if ref.number == 1:
+            lines = path.read_bytes().split(b"\n")
+            a, b = [i for i, line in enumerate(lines) if b'"rollout"' in line]
+            assert len(lines[a]) == len(lines[b])
+            lines[a], lines[b] = lines[b], lines[a]
+            path.write_bytes(b"\n".join(lines))
+        return out
+
+    monkeypatch.setattr(observe.ObserveReader, "outline", outline_then_swap)
+    result = build(str(src), tmp_path / "site", BuildOptions(jobs=1))
+    page = (tmp_path / "site" / "train_iteration_000001.html").read_text()
+    assert "text of update 2" not in page
+    assert any("changed while it was read" in w for w in result.warnings)

@@ -1656,15 +1656,26 @@ class ObserveReader:
         eligible_col, adv_col, skip_col, trained_col = facts.eligible, facts.advantage, facts.skip, facts.trained
         skip_reasons = facts.skip_reasons
         out: list[Group] = []
+        n = outline.ref.locator[1]
         for g, positions in wanted:
             members: list[Member] = []
             for p in positions:
                 rec = records.get(offsets[p])
                 mem = None
-                if rec is not None and rec.get("type") == "rollout":
+                # the record the first pass found there, or the file was rewritten in place
+                # (lines of the same lengths swapped showed another update's rollouts)
+                if (
+                    rec is not None
+                    and rec.get("type") == "rollout"
+                    and rec.get("update") == n
+                    and rec.get("segment") == seg
+                    and _group_id(rec.get("group")) == g.id
+                ):
                     try:
                         mem = _member(rec, None, None)
                     except (KeyError, TypeError, ValueError):
+                        mem = None
+                    if mem is not None and mem.member != facts.member[p]:
                         mem = None
                 if mem is None:  # the file changed since the first pass
                     self._changed = True
@@ -1743,6 +1754,11 @@ TWO_PASS_ROLLOUTS = 1 << 17
 # load_members reads records this close to each other in one piece, of at most _MAX_PIECE
 _GAP = 16 << 10
 _MAX_PIECE = 4 << 20
+
+
+def _group_id(group: Any) -> int | None:
+    """A rollout's group as load and the first pass key it."""
+    return group if type(group) is int else int_or_none(group)
 
 
 def _merged(
