@@ -996,3 +996,55 @@ def test_metric_rows_whatever_the_order_and_the_types_of_the_names(tmp_path, mon
         assert run.metrics.left_out == 4  # f and g, twice
         noted = sorted((n[0], n[2]) for n in reader.notes if n[1] == "non-finite metric")
         assert [msg for _line, msg in noted] == ["b = null", "a = inf"]  # updates 4 and 6
+
+
+def test_serial_and_parallel_scans_agree_on_a_batch_of_grouped_and_flat_rollouts(tmp_path, monkeypatch):
+    """The main process assembles a batch's rollouts into runs of one update as a scan worker
+    summarizes a batch it holds whole (a batch of one update of 200 MiB held 160 MiB of line
+    records until its last line): both scans give one state, prompt key ids included, for a
+    batch whose rollouts of one update mix groups and no group."""
+    from reportgen.sources import observe
+
+    o = Obs().run("grpo", group_size=2)
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, None, 0, prompt="p:own"),  # a key without a group before a new one with
+        o.rollout(1, 0, 0, prompt="p:new"),
+        o.rollout(1, 0, 1, prompt="p:new"),
+        o.rollout(1, None, 1, prompt=None),
+    )
+    for n in range(1, 30):  # the rest of the file: the batch above lies whole in the first range
+        o.batch(o.update(n))
+    src = o.write(tmp_path / "src")
+    monkeypatch.setattr(observe, "_PARALLEL_MIN", 0)
+    monkeypatch.setattr(observe, "_MIN_RANGE", 64)
+    summarized = []  # batches a worker sent whole
+    real = observe.ObserveReader._classified
+
+    def counted(self, offset, jobs):
+        for line in real(self, offset, jobs):
+            if line[1] == observe._BATCH:
+                summarized.append(line)
+            yield line
+
+    monkeypatch.setattr(observe.ObserveReader, "_classified", counted)
+    states = []
+    for jobs in (1, 2):
+        reader = ObserveReader(Storage(str(src)))
+        run = reader.scan(jobs=jobs)
+        assert run.iterations[0].rollouts == 4
+        states.append(reader.state())
+    assert summarized, "the parallel scan's workers did not run"
+    assert states[0] == states[1]
+
+
+def test_bad_update_numbers_are_noted_at_their_own_lines(tmp_path):
+    """A run of rollouts with an update number no writer makes (assembled as one record) gets
+    a note a rollout, at its own line."""
+    from reportgen.check import check
+
+    o = Obs().run("grpo", group_size=3)
+    o.batch(o.prompt("p:0", "q"), *(o.rollout(-3, 0, m, prompt="p:0") for m in range(3)))
+    o.batch(o.update(1))
+    report = check(str(o.write(tmp_path / "src")))
+    assert [p.line for p in report.problems if p.kind == "bad update number"] == [3, 4, 5]

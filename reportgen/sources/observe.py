@@ -623,8 +623,12 @@ class ObserveReader:
             self._refuse_compressed()
         segments = st.segments
         active = st.active
-        # (slim record, start, end) of the batch being assembled
-        open_batch: list[tuple[tuple[Any, ...], int, int]] = []
+        # (slim record, start, end) of the batch being assembled, each run of consecutive
+        # rollouts of one update as one record of kind _RUN, as a scan worker sends a batch it
+        # holds whole (_summarize_batches): a batch of 400,000 rollouts (one update of 200 MiB)
+        # held 160 MiB of line records here until its last line; ``open_n`` counts its lines
+        open_batch: list[Any] = []
+        open_n = 0
         open_key: tuple[int, int, int] | None = None
         batch_line = 0
         # counters since the last committed offset: lines after it are read again next time
@@ -645,7 +649,36 @@ class ObserveReader:
         def bad_number(line: int, value: Any, records: int) -> None:
             nonlocal bad_numbers
             bad_numbers += records
-            self._note(line, "bad update number", f"update {brief(value)}: not an integer from 0 to 2^53; skipped")
+            if self.notes is not None:  # a note a record: a run's rollouts are consecutive lines
+                said = f"update {brief(value)}: not an integer from 0 to 2^53; skipped"
+                for k in range(records):
+                    self._note(line + k, "bad update number", said)
+
+        def put(rec: tuple[Any, ...], start: int, end: int) -> None:
+            """Add a line to the open batch (a rollout to the run of its update before it)."""
+            nonlocal open_n
+            open_n += 1
+            if rec[0] == "rollout":
+                if open_batch:
+                    last = open_batch[-1]
+                    run = last[0]
+                    u = rec[5]
+                    # the next line, too: a blank line inside a batch ends a run, as it ends
+                    # a worker's summary (which takes consecutive records only)
+                    if run[0] == _RUN and type(u) is type(run[5]) and u == run[5] and last[3] == line_no - 1:
+                        last[3] = line_no
+                        keys = run[6]
+                        keys[0] += 1
+                        # a group's members come together: its key once (as _summarize_batches)
+                        same = keys[2 if rec[7] else 1]
+                        if not same or same[-1] != rec[6]:
+                            same.append(rec[6])
+                        last[2] = end
+                        return
+                keys = [1, [], [rec[6]]] if rec[7] else [1, [rec[6]], []]
+                open_batch.append([(_RUN, rec[1], rec[2], rec[3], rec[4], rec[5], keys), start, end, line_no])
+            else:
+                open_batch.append((rec, start, end))
 
         def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
             start = batch[0][1]
@@ -790,7 +823,7 @@ class ObserveReader:
                 if (
                     code == _OK
                     and open_batch
-                    and rec[3] == len(open_batch)
+                    and rec[3] == open_n
                     and rec[4] != rec[3] + 1
                     and open_key == (rec[1], rec[2], rec[4])
                 ):
@@ -798,7 +831,7 @@ class ObserveReader:
                     line_no += 1
                     start = offset
                     offset += size + 1
-                    open_batch.append((rec, start, offset))
+                    put(rec, start, offset)
                     continue
                 if code == _TAIL:
                     pending_tail = size
@@ -808,8 +841,8 @@ class ObserveReader:
                     total, records = rec
                     if open_batch:
                         broken_batches += 1
-                        self._note_broken(batch_line, open_key, len(open_batch), line_no + 1)
-                        open_batch = []
+                        self._note_broken(batch_line, open_key, open_n, line_no + 1)
+                        open_batch, open_n = [], 0
                     batch_line = line_no + 1
                     line_no += total
                     ingest([(r, offset + a, offset + b) for r, a, b in records], batch_line)
@@ -840,22 +873,24 @@ class ObserveReader:
                     self._note(line_no, "invalid UTF-8", "replaced by U+FFFD")
                 key = (rec[1], rec[2], rec[4])
                 index = rec[3]
-                if open_batch and key == open_key and index == len(open_batch):
-                    open_batch.append((rec, start, offset))
+                if open_batch and key == open_key and index == open_n:
+                    put(rec, start, offset)
                 else:
                     if open_batch:
                         broken_batches += 1
-                        self._note_broken(batch_line, open_key, len(open_batch), line_no)
-                        open_batch = []
+                        self._note_broken(batch_line, open_key, open_n, line_no)
+                        open_batch, open_n = [], 0
                     if index != 0:
                         skip(line_no, f"stray line: batch_index {index} of batch {rec[2]} outside its batch")
                         continue
                     open_key = key
-                    open_batch = [(rec, start, offset)]
+                    open_batch, open_n = [], 0
+                    put(rec, start, offset)
                     batch_line = line_no
-                if len(open_batch) == rec[4]:
-                    ingest(open_batch, batch_line)
-                    open_batch = []
+                if open_n == rec[4]:
+                    # the runs as (record, start, end), as ingest takes every record
+                    ingest([(r[0], r[1], r[2]) if type(r) is list else r for r in open_batch], batch_line)
+                    open_batch, open_n = [], 0
                     commit(offset)
         except OSError as exc:
             raise InputError(f"cannot read: {exc}", self.path) from exc
@@ -885,10 +920,10 @@ class ObserveReader:
             self._note(
                 batch_line,
                 "unfinished batch",
-                f"the last batch has {len(open_batch)} of {n_open} lines (a live or crashed run)",
+                f"the last batch has {open_n} of {n_open} lines (a live or crashed run)",
             )
             run.warnings.append(
-                f"{self.path}: the last batch is unfinished ({len(open_batch)} of {n_open}"
+                f"{self.path}: the last batch is unfinished ({open_n} of {n_open}"
                 " lines): left unread (a live or crashed run)."
             )
         if pending_tail:
