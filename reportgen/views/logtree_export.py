@@ -135,9 +135,13 @@ def _message(m: Message) -> dict[str, Any]:
 
 
 def _state(m: Member) -> str:
-    if m.skip_reason:
-        return f"skipped: {m.skip_reason}"
-    return "unknown execution" if m.trained is None else ("trained" if m.trained else "not trained")
+    return _state_text(m.skip_reason, m.trained)
+
+
+def _state_text(skip_reason: str | None, trained: bool | None) -> str:
+    if skip_reason:
+        return f"skipped: {skip_reason}"
+    return "unknown execution" if trained is None else ("trained" if trained else "not trained")
 
 
 def _members_table(members: list[Member]) -> dict[str, Any]:
@@ -158,11 +162,7 @@ def _facts_table(g: GroupOutline) -> dict[str, Any]:
     rows = ["member\treward\tadvantage\ttokens\ttruncated\tstate"]
     for p in g.positions:
         r, a, t, k, x = f.reward[p], f.advantage[p], f.tokens[p], f.skip[p], f.trained[p]
-        skip = reasons[k] if k >= 0 else None
-        if skip:
-            state = f"skipped: {skip}"
-        else:
-            state = "unknown execution" if x < 0 else ("trained" if x == 1 else "not trained")
+        state = _state_text(reasons[k] if k >= 0 else None, None if x < 0 else x == 1)
         rows.append(
             f"{f.member[p]}\t{fmt(None if r != r else r)}\t{fmt(None if a != a else a)}\t"
             f"{'–' if t == TOKENS_NONE else t}\t{'yes' if f.truncated[p] else 'no'}\t{state}"

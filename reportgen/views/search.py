@@ -101,10 +101,18 @@ def _inert_json(value: Any) -> bytes:
     (these files hold them all), where a ``bytes.replace`` finds the few ``<`` with memchr;
     the keys here are ours, so its ``__proto__`` rule has nothing to do."""
     try:
-        data = orjson.dumps(value)
+        return _orjson_inert(value)
     except (TypeError, orjson.JSONEncodeError):  # a lone surrogate, a number past 64 bits
-        data = json.dumps(value, ensure_ascii=True, default=str).encode()
-    return data.replace(b"<", b"\\u003c")
+        return _plain_inert(value)
+
+
+def _orjson_inert(value: Any) -> bytes:
+    return orjson.dumps(value).replace(b"<", b"\\u003c")
+
+
+def _plain_inert(value: Any) -> bytes:
+    """``_inert_json``'s fallback encoder."""
+    return json.dumps(value, ensure_ascii=True, default=str).encode().replace(b"<", b"\\u003c")
 
 
 def shard_bytes(key: str, title: str, pages: list[str], items: list[list[Any]]) -> bytes:
@@ -128,13 +136,11 @@ class ShardParts:
 
     def _dumps(self, value: Any) -> bytes:
         if self.plain:
-            data = json.dumps(value, ensure_ascii=True, default=str).encode()
-        else:
-            try:
-                data = orjson.dumps(value)
-            except (TypeError, orjson.JSONEncodeError):
-                raise ShardRefused from None
-        return data.replace(b"<", b"\\u003c")
+            return _plain_inert(value)
+        try:
+            return _orjson_inert(value)
+        except (TypeError, orjson.JSONEncodeError):
+            raise ShardRefused from None
 
     def head(self) -> bytes:
         """The file up to its first item."""
