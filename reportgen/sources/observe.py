@@ -1488,12 +1488,17 @@ class ObserveReader:
             "this update may be incomplete; build again for a consistent site"
         )
 
-    def _prompt(self, seg: int, key: str) -> Prompt:
+    def _prompt_span(self, seg: int, key: str) -> tuple[int, tuple[int, int]] | None:
+        """The key's id and the span of the prompt record the scan found for it in ``seg``."""
         i = self._key_ids.get(key)
         packed = None if i is None else self._prompts.get(seg, _NO_SPANS).get(i)
-        if packed is None:
+        return None if packed is None or i is None else (i, _unpack_span(packed))
+
+    def _prompt(self, seg: int, key: str) -> Prompt:
+        found = self._prompt_span(seg, key)
+        if found is None:
             return Prompt(key=key, messages=None)
-        span = _unpack_span(packed)
+        span = found[1]
         parsed = self._batch_prompts.get(span[0])
         if parsed is not None:
             return parsed if parsed.key == key else Prompt(key=key, messages=None)
@@ -1649,13 +1654,13 @@ class ObserveReader:
     def _prompt_found(self, seg: int, key: str, in_batch: bytearray) -> bool:
         """Whether ``_prompt(seg, key)`` finds the key's record (``in_batch``: the ids of the keys
         whose record the update's own batches hold)."""
-        i = self._key_ids.get(key)
-        packed = None if i is None else self._prompts.get(seg, _NO_SPANS).get(i)
-        if packed is None:
+        found = self._prompt_span(seg, key)
+        if found is None:
             return False
-        if in_batch[i]:  # type: ignore[index]  # not None with a span
+        i, span = found
+        if in_batch[i]:
             return True
-        return any(rec.get("type") == "prompt" and rec.get("key") == key for rec in self._records(_unpack_span(packed)))
+        return any(rec.get("type") == "prompt" and rec.get("key") == key for rec in self._records(span))
 
     def load_members(self, outline: Outline, picks: list[tuple[GroupOutline, Iterable[int]]]) -> list[Group]:
         """The members at these positions of each group of an ``outline``, in the order given,
