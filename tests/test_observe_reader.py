@@ -1048,3 +1048,29 @@ def test_bad_update_numbers_are_noted_at_their_own_lines(tmp_path):
     o.batch(o.update(1))
     report = check(str(o.write(tmp_path / "src")))
     assert [p.line for p in report.problems if p.kind == "bad update number"] == [3, 4, 5]
+
+
+def test_notes_inside_a_batch_count_its_blank_and_unreadable_lines(tmp_path):
+    """A batch whose lines are interrupted by a blank or unreadable line is still read
+    (reader.rs skips such lines); a problem met after them is noted at its own line, not
+    at the batch's first line plus its batch index."""
+    from reportgen.check import check
+
+    o = Obs().run("grpo", group_size=3)
+    o.batch(o.prompt("p:0", "q"), *(o.rollout(-3, 0, m, prompt="p:0") for m in range(3)), o.update(1, loss=None))
+    # lines: 1 run, 2 prompt, then the rollouts and the update; a blank line before the
+    # second rollout and one that is not JSON before the third
+    o.lines[3:3] = [""]
+    o.lines[5:5] = ["{not json"]
+    src = o.write(tmp_path / "src")
+    text = (src / "observe.jsonl").read_text().splitlines()
+    rollout_lines = [i + 1 for i, line in enumerate(text) if '"rollout"' in line]
+    update_line = next(i + 1 for i, line in enumerate(text) if '"type":"update"' in line)
+    assert rollout_lines == [3, 5, 7]
+    report = check(str(src))
+    assert [p.line for p in report.problems if p.kind == "bad update number"] == rollout_lines
+    assert [p.line for p in report.problems if p.kind == "unreadable line"] == [6]
+    assert any(
+        n.endswith(f"loss: 1 NaN or infinite value(s) (line {update_line}); charts leave them out")
+        for n in report.notes
+    )

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import sys
 from array import array
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -629,6 +630,9 @@ class ObserveReader:
         # held 160 MiB of line records here until its last line; ``open_n`` counts its lines
         open_batch: list[Any] = []
         open_n = 0
+        # batch indices of the open batch's lines that come after a line of no record (blank,
+        # unreadable): a note's line is then the batch's first line + index + gaps before it
+        open_gaps: list[int] = []
         open_key: tuple[int, int, int] | None = None
         batch_line = 0
         # counters since the last committed offset: lines after it are read again next time
@@ -680,9 +684,13 @@ class ObserveReader:
             else:
                 open_batch.append((rec, start, end))
 
-        def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int) -> None:
+        def ingest(batch: list[tuple[tuple[Any, ...], int, int]], bline: int, gaps: list[int] | None = None) -> None:
             start = batch[0][1]
             end = batch[-1][2]
+
+            def line_of(index: int) -> int:
+                return bline + index + (bisect_right(gaps, index) if gaps else 0)
+
             last: tuple[Any, _UpdateIndex] | None = None  # (update number, index) of the previous rollout
             key_ids = self._key_ids
             key_names = self._key_names
@@ -713,7 +721,7 @@ class ObserveReader:
                 if kind == _RUN:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:
-                        bad_number(bline + rec[3], rec[5], rec[6][0])
+                        bad_number(line_of(rec[3]), rec[5], rec[6][0])
                         continue
                     found = self._updates.get((seg, n))
                     if found is None:
@@ -762,7 +770,7 @@ class ObserveReader:
                 elif kind in _UPDATE_KINDS:
                     n = int_or_none(rec[5])
                     if n is None or not 0 <= n < 2**53:  # an update number no writer makes
-                        bad_number(bline + rec[3], rec[5], 1)
+                        bad_number(line_of(rec[3]), rec[5], 1)
                         continue
                     found = self._updates.get((seg, n))
                     if found is None:
@@ -781,7 +789,7 @@ class ObserveReader:
                         if self.notes is not None and packed is not None:
                             for name, value in packed.bad:  # its line: the update's batch_index
                                 self._note(
-                                    bline + rec[3],
+                                    line_of(rec[3]),
                                     "non-finite metric",
                                     f"{name} = {'null' if value is None else value}",
                                 )
@@ -842,7 +850,7 @@ class ObserveReader:
                     if open_batch:
                         broken_batches += 1
                         self._note_broken(batch_line, open_key, open_n, line_no + 1)
-                        open_batch, open_n = [], 0
+                        open_batch, open_n, open_gaps = [], 0, []
                     batch_line = line_no + 1
                     line_no += total
                     ingest([(r, offset + a, offset + b) for r, a, b in records], batch_line)
@@ -853,16 +861,22 @@ class ObserveReader:
                 start = offset
                 offset += size + 1
                 if code == _BLANK:
-                    if not open_batch:
+                    if open_batch:
+                        open_gaps.append(open_n)
+                    else:
                         commit(offset)
                     continue
                 if code == _UNREADABLE:
                     skip(line_no, f"not JSON ({rec})")
+                    if open_batch:
+                        open_gaps.append(open_n)
                     continue
                 if code == _NOT_RECORD:
                     if rec is not None:  # another integer v
                         raise InputError(f"schema version v={rec}; this reportgen reads v=1 only", self.path, line_no)
                     skip(line_no, "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong")
+                    if open_batch:
+                        open_gaps.append(open_n)
                     continue
                 if code == _BAD_VERSION:
                     raise InputError(
@@ -879,18 +893,18 @@ class ObserveReader:
                     if open_batch:
                         broken_batches += 1
                         self._note_broken(batch_line, open_key, open_n, line_no)
-                        open_batch, open_n = [], 0
+                        open_batch, open_n, open_gaps = [], 0, []
                     if index != 0:
                         skip(line_no, f"stray line: batch_index {index} of batch {rec[2]} outside its batch")
                         continue
                     open_key = key
-                    open_batch, open_n = [], 0
+                    open_batch, open_n, open_gaps = [], 0, []
                     put(rec, start, offset)
                     batch_line = line_no
                 if open_n == rec[4]:
                     # the runs as (record, start, end), as ingest takes every record
-                    ingest([(r[0], r[1], r[2]) if type(r) is list else r for r in open_batch], batch_line)
-                    open_batch, open_n = [], 0
+                    ingest([(r[0], r[1], r[2]) if type(r) is list else r for r in open_batch], batch_line, open_gaps)
+                    open_batch, open_n, open_gaps = [], 0, []
                     commit(offset)
         except OSError as exc:
             raise InputError(f"cannot read: {exc}", self.path) from exc
