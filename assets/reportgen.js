@@ -875,7 +875,77 @@
     if (here) return extract(here);
     var p = loadPicks().filter(function (x) { return x.cid === cid; });
     var mine = p.filter(function (x) { return x.dir === SITE_DIR; });
-    return mine[0] || p[0] || null;
+    var got = fetched[cid];
+    return mine[0] || p[0] || (got && typeof got === "object" ? got : null);
+  }
+
+  // ------------------------------------------------------------------ compare: a member of another page
+  // A shared #compare= link may name a member of another page that this browser never
+  // picked. That page is opened in a hidden, sandboxed frame, which sends the member back:
+  // postMessage works between file:// pages, which share no DOM (and no fetch is allowed).
+  var fetched = {}; // cid -> its pick, "loading", or false (not found, or no answer)
+  var FETCH_WAIT = 60000; // a PPO batch of 64 pages is searched page by page
+  function asText(x) { return typeof x === "string" ? x : ""; }
+  function asTexts(x) { return Array.isArray(x) ? x.filter(function (s) { return typeof s === "string"; }) : []; }
+  function cleanPick(p, cid) {
+    // what the frame sent, field by field: only strings and numbers, and a link into this folder
+    if (!p || typeof p !== "object") return false;
+    var href = asText(p.href);
+    return {
+      cid: cid, dir: SITE_DIR, site: asText(p.site), page: asText(p.page), word: asText(p.word) || "update",
+      href: href.indexOf(SITE_DIR) === 0 && href.indexOf("#") > 0 ? href : SITE_DIR + pageFor(cid),
+      group: asText(p.group), member: asText(p.member), prompt: asText(p.prompt),
+      reward: typeof p.reward === "number" ? p.reward : null, stats: asTexts(p.stats), badges: asTexts(p.badges),
+      kind: p.kind === "completion" ? "completion" : "conversation", final: asText(p.final),
+      turns: (Array.isArray(p.turns) ? p.turns : []).filter(function (t) { return t && typeof t.i === "number"; })
+        .map(function (t) { return { i: t.i, role: asText(t.role), text: asText(t.text), calls: asTexts(t.calls) }; }),
+      summary: typeof p.summary === "string" ? p.summary : null
+    };
+  }
+  function fetchMember(cid) {
+    if (fetched[cid] !== undefined) return;
+    fetched[cid] = "loading";
+    var f = doc.createElement("iframe");
+    f.hidden = true;
+    f.tabIndex = -1;
+    f.setAttribute("aria-hidden", "true");
+    var timer = 0;
+    function onMessage(e) {
+      var d = e.data;
+      if (e.source !== f.contentWindow || !d || d.rg !== "member" || d.cid !== cid) return;
+      done(d.pick ? cleanPick(d.pick, cid) : false);
+    }
+    function done(pick) {
+      fetched[cid] = pick;
+      clearTimeout(timer);
+      window.removeEventListener("message", onMessage);
+      if (f.parentNode) f.parentNode.removeChild(f);
+      if (compareIds && compareIds.length === 2 && compareIds.indexOf(cid) >= 0) {
+        var ids = compareIds.slice();
+        showCompare(ids.map(resolve), ids);
+      }
+    }
+    window.addEventListener("message", onMessage);
+    timer = setTimeout(function () { done(false); }, FETCH_WAIT);
+    f.src = SITE_DIR + pageFor(cid) + "#give=" + enc(cid);
+    body.appendChild(f);
+  }
+  function give(cid) {
+    // this page, opened by fetchMember() in a frame: send the member, or look on the next page
+    function reply(pick) { window.parent.postMessage({ rg: "member", cid: cid, pick: pick }, "*"); }
+    var m = byCid[cid];
+    if (m) { reply(extract(m)); return; }
+    var g = cid.split(":")[1] || "-";
+    var row = null;
+    if (g !== "-" && overviewRows.length) {
+      var anchor = "g" + (g.charAt(0) === "-" ? "n" + g.slice(1) : g);
+      row = overviewRows.filter(function (r) { return r.anchor === anchor; })[0] || null;
+      if (!row) { reply(null); return; } // the table of all groups lists every group of the iteration
+    }
+    // the page its group starts on, or the next (a group larger than a page, or PPO's batch)
+    var to = row && row.page > PAGE_NO ? row.page : PAGE_NO + 1;
+    if (to <= PAGES.length && PAGES[to - 1]) window.location.replace(PAGES[to - 1] + window.location.hash);
+    else reply(null);
   }
   function pageFor(cid) {
     var key = cid.split(":")[0];
@@ -911,10 +981,14 @@
     var t = h("h3", "", "");
     t.appendChild(h("span", "side side-" + letter.toLowerCase(), letter));
     if (!p) {
-      t.appendChild(doc.createTextNode(" " + cid + " — not loaded"));
+      if (fetched[cid] === undefined && !byCid[cid]) fetchMember(cid);
+      var loading = fetched[cid] === "loading";
+      t.appendChild(doc.createTextNode(" " + cid + (loading ? " — loading from its page…" : " — not loaded")));
       col.appendChild(t);
-      var msg = h("p", "missing", "This member is on another page and was not picked in this browser. ");
-      var a = h("a", "", "Open it to load it");
+      var msg = h("p", "missing", loading
+        ? "This member is on another page: reading it there. "
+        : "This member was not found on its page, or its page did not answer. ");
+      var a = h("a", "", loading ? "Open its page" : "Open it to load it");
       a.href = SITE_DIR + pageFor(cid) + "#compare=" + (compareIds || []).map(enc).join(",");
       msg.appendChild(a);
       col.appendChild(msg);
@@ -1312,6 +1386,9 @@
   });
 
   // ------------------------------------------------------------------ start
+  // opened in a frame by another page's comparison (fetchMember): answer it, nothing else
+  var giving = window.parent !== window ? /^#give=([^&]+)$/.exec(window.location.hash) : null;
+  if (giving) { give(safeDecode(giving[1])); return; }
   stickyOffsets();
   renderTray();
   laterPromptLinks();

@@ -69,7 +69,7 @@ from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, s
 MARKER = ".reportgen-site"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+    "font-src 'self'; frame-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'"
 )
 
 

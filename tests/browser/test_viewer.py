@@ -577,15 +577,30 @@ def test_compare_across_iterations_and_turn_table(sites, watched):
 
 
 def test_compare_link_from_another_browser_loads_the_missing_member(sites, watched):
+    """A shared #compare= link naming a member of another page that this browser never
+    picked: that page is read in a hidden frame and the member comes back by postMessage
+    (file:// pages share no storage); a member on another sub-page of its iteration is found
+    through the table of all groups."""
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000002.html", "#compare=1:0:0,2:0:0")
     watched.page.wait_for_selector("#rg-compare", state="visible")
-    assert "not loaded" in watched.page.inner_text("#rg-cmp-body")
+    wait_js(watched, "document.querySelector('#rg-cmp-body del') !== null", timeout=20)
+    body = watched.page.inner_text("#rg-cmp-body")
+    assert "not loaded" not in body and "loading" not in body
+    assert "update 1 · group 0 · #0" in body and "update 2 · group 0 · #0" in body
+    # its link leads to the member on its page, in this folder
+    href = watched.page.get_attribute("#rg-cmp-body .cmp-side:first-child h3 a", "href")
+    assert href == file_url(site / "train_iteration_000001.html") + "#g0-m0"
+    assert watched.page.query_selector("iframe") is None  # the frame is gone once it answered
+    # group 6 of update 1 is on its third page
+    open_page(watched, site, "train_iteration_000002.html", "#compare=1:6:1,2:0:0")
+    wait_js(watched, "document.querySelector('#rg-cmp-body del, #rg-cmp-body ins') !== null", timeout=20)
+    assert "update 1 · group 6 · #1" in watched.page.inner_text("#rg-cmp-body")
+    # a member no page has: said, with the link to open its page
+    open_page(watched, site, "train_iteration_000002.html", "#compare=1:9:0,2:0:0")
+    wait_js(watched, "document.getElementById('rg-cmp-body').textContent.indexOf('not loaded') >= 0", timeout=20)
     watched.page.click("#rg-cmp-body .missing a")
-    watched.page.wait_for_url("**/train_iteration_000001.html#compare=1:0:0,2:0:0")
-    watched.page.wait_for_selector("#rg-compare", state="visible")
-    assert "not loaded" not in watched.page.inner_text("#rg-cmp-body")
-    assert watched.page.query_selector("#rg-cmp-body del") is not None
+    watched.page.wait_for_url("**/train_iteration_000001.html#compare=1:9:0,2:0:0")
     clean(watched, site)
 
 
