@@ -434,31 +434,54 @@
       $all(".group-head .preview, .group-body > .prompt, .group-body > .convs", g.el).forEach(function (e) { roots.push(e); });
       g.members.forEach(function (m) { if (!m.el.hidden) roots.push(m.el); });
     });
+    // a match may span several text nodes of one block: markdown's emphasis, highlighted
+    // code (`<span class="kw">print</span>(…)`); the block's nodes are searched as one text
+    // and each node gets its part of a match's mark
+    var BLOCK = "pre, p, li, td, th, h1, h2, h3, h4, h5, h6, blockquote, dt, dd, summary, div";
+    function markRun(run) {
+      var joined = run.map(function (n) { return n.nodeValue; }).join("");
+      if (fold(joined, cs).indexOf(q) < 0) return;
+      var found = MATCH.spans(joined, q, cs, MAX_MARKS - marks);
+      if (!found.length) return;
+      marks += found.length;
+      var start = 0, k = 0;
+      run.forEach(function (node) {
+        var text = node.nodeValue, end = start + text.length;
+        while (k < found.length && found[k][1] <= start) k++;
+        var pieces = [];
+        for (var j = k; j < found.length && found[j][0] < end; j++) {
+          pieces.push([Math.max(found[j][0], start) - start, Math.min(found[j][1], end) - start]);
+        }
+        start = end;
+        if (!pieces.length) return;
+        var frag = doc.createDocumentFragment(), pos = 0;
+        pieces.forEach(function (sp) {
+          if (sp[0] > pos) frag.appendChild(doc.createTextNode(text.slice(pos, sp[0])));
+          frag.appendChild(h("mark", "hl", text.slice(sp[0], sp[1])));
+          pos = sp[1];
+        });
+        if (pos < text.length) frag.appendChild(doc.createTextNode(text.slice(pos)));
+        node.parentNode.replaceChild(frag, node);
+      });
+    }
     for (var r = 0; r < roots.length && marks < MAX_MARKS; r++) {
       var walker = doc.createTreeWalker(roots[r], NodeFilter.SHOW_TEXT, {
         acceptNode: function (n) {
           var p = n.parentNode;
           if (!p || p.closest(".katex, .member-head, .msg-head, summary.nohl, button, label")) return NodeFilter.FILTER_REJECT;
-          return fold(n.nodeValue, cs).indexOf(q) >= 0 ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+          return NodeFilter.FILTER_ACCEPT;
         }
       });
-      var nodes = [];
-      while (walker.nextNode()) nodes.push(walker.currentNode);
-      for (var i = 0; i < nodes.length && marks < MAX_MARKS; i++) {
-        var node = nodes[i];
-        var text = node.nodeValue;
-        var frag = doc.createDocumentFragment();
-        var pos = 0;
-        // marks on the node's own characters: folding may change lengths ("e" + U+0301 is one)
-        MATCH.spans(text, q, cs, MAX_MARKS - marks).forEach(function (sp) {
-          if (sp[0] > pos) frag.appendChild(doc.createTextNode(text.slice(pos, sp[0])));
-          frag.appendChild(h("mark", "hl", text.slice(sp[0], sp[1])));
-          marks++;
-          pos = sp[1];
-        });
-        if (pos < text.length) frag.appendChild(doc.createTextNode(text.slice(pos)));
-        node.parentNode.replaceChild(frag, node);
+      var runs = [], run = [], block = null;
+      while (walker.nextNode()) {
+        var node = walker.currentNode;
+        var b = node.parentNode.closest(BLOCK);
+        if (b !== block && run.length) { runs.push(run); run = []; }
+        block = b;
+        run.push(node);
       }
+      if (run.length) runs.push(run);
+      for (var i = 0; i < runs.length && marks < MAX_MARKS; i++) markRun(runs[i]);
     }
     // a folded text with a match opens, so the match can be seen
     $all("mark.hl").forEach(function (mk) {

@@ -663,6 +663,32 @@ def test_markdown_math_and_code(sites, watched):
     clean(watched, site)
 
 
+def test_search_marks_a_match_across_markdown_and_highlighted_code(sites, watched):
+    """In the markdown view a match may span several text nodes (emphasis, the highlighter's
+    spans): each node gets its part of the mark, and together they read as the match."""
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html", "#md=1")
+    wait_js(watched, "document.body.classList.contains('md-on')")
+    watched.page.fill("#f-q", "print('hi')  # c")
+    wait_js(watched, "location.hash.indexOf('q=') >= 0")
+    assert shown(watched) == ["g0-m0"]
+    in_code = watched.page.eval_on_selector_all("#g0-m0 .md pre mark.hl", "ms => ms.map(m => m.textContent)")
+    assert len(in_code) > 1 and "".join(in_code) == "print('hi')  # c"
+    # and the exact copy, one text node, one mark
+    assert watched.page.eval_on_selector_all("#g0-m0 pre.text mark.hl", "ms => ms.map(m => m.textContent)") == [
+        "print('hi')  # c"
+    ]
+    watched.page.fill("#f-q", "bold and")
+    wait_js(watched, "location.hash.indexOf('bold') >= 0")
+    # the exact text has "**bold** and": no match there; the markdown's strong and its text do
+    assert shown(watched) == []
+    watched.page.fill("#f-q", "")
+    wait_js(watched, "location.hash.indexOf('q=') < 0")
+    assert watched.page.query_selector("mark.hl") is None
+    assert seen_text(watched.page, "#g0-m0 .md strong") == "bold"
+    clean(watched, site)
+
+
 # ------------------------------------------------------------------ anchors, prompt links, pager
 def test_anchor_and_copy_link(sites, watched):
     site = sites["syn"]
