@@ -237,6 +237,7 @@ class IterationRef:
     rollouts: int = 0
     groups: int = 0
     trained: int = 0
+    unknown: int = 0  # rollouts whose training is not known (observe: no outcome, §2.7)
     reward_mean: float | None = None
     time: str | None = None
     headline: dict[str, float | None] = field(default_factory=dict)

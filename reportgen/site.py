@@ -714,7 +714,7 @@ _JOB: _Job | None = None  # set in the parent before forking, inherited by worke
 # warnings: a reused page has none to say again)
 # (..., the iteration's status and notes after its load, which may change them: a tinker
 # logtree ending with an exception; None: as the scan said)
-_Result = tuple[int, int, int, float | None, int, list[str], str | None, list[str], str | None, list[str]]
+_Result = tuple[int, int, int, float | None, int, int, list[str], str | None, list[str], str | None, list[str]]
 
 
 def _render_iteration(
@@ -734,6 +734,7 @@ def _render_iteration(
         ref.groups,
         ref.trained,
         ref.reward_mean,
+        ref.unknown,
         writer.count,
         writer.files,
         key,
@@ -984,9 +985,10 @@ def _old_result(old: dict[str, Any], key: str) -> _Result:
     stats = old["stats"]
     rollouts, groups, trained, reward_mean = stats[:4]
     status, notes = (stats[4], list(stats[5])) if len(stats) >= 6 else (None, [])
+    unknown = stats[6] if len(stats) >= 7 else 0
     files = list(old["files"])
     pages = sum(1 for f in files if f.endswith(".html"))
-    return rollouts, groups, trained, reward_mean, pages, files, key, [], status, notes
+    return rollouts, groups, trained, reward_mean, unknown, pages, files, key, [], status, notes
 
 
 def _add_next(job: _Job, nav: Any, key: str, old: dict[str, Any], next_ref: IterationRef) -> _Result | None:
@@ -1363,7 +1365,7 @@ def render_run(
     def record(si: int, i: int, res: _Result) -> None:
         nonlocal rollouts
         ref = sequences[si][i]
-        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, pages, files, key, said, status, notes = res
+        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.unknown, pages, files, key, said, status, notes = res
         if status is not None:
             ref.status, ref.notes = status, notes
         run.page_warnings.extend(said)
@@ -1372,7 +1374,7 @@ def render_run(
             nxt = neighbours(si, i)[1]
             new_pages[ref.page] = {
                 "key": key,
-                "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.status, ref.notes],
+                "stats": [ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.status, ref.notes, ref.unknown],
                 "files": files,
                 "content": both[1],  # everything but the "next" link (see _add_next)
                 "next": nxt.page if nxt else None,
@@ -1557,7 +1559,7 @@ def render_run(
         for si, i in tasks:
             ref = sequences[si][i]
             name = shard_name(ref.page)
-            if name in results[(si, i)][5]:
+            if name in results[(si, i)][6]:
                 shards.append((name, _page_title(run, ref), ref.page))
         writer.write(INDEX_FILE, search_index_bytes(shards))
         word = "update" if run.format == "observe" else "iteration"

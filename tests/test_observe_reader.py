@@ -347,6 +347,8 @@ def test_step_rewards_and_tool_calls(tmp_path):
             step_rewards=[
                 {"step_index": 2, "kind": "tool", "reward": 0.25, "message_indices": [0]},
                 {"step_index": 4, "kind": "x", "reward": -1, "message_indices": []},
+                # a NaN or infinite step reward, written null: the server filters it out (§5.2)
+                {"step_index": 5, "kind": "context", "reward": None, "message_indices": [1]},
             ],
             terminal_reward_raw=1.0,
             judge_explanation="good",
@@ -359,6 +361,7 @@ def test_step_rewards_and_tool_calls(tmp_path):
     assert m.prefix is False and m.turns == 2 and m.n_tool_calls == 1 and m.tool_errors == 1
     assert m.messages[0].tool_calls[0].arguments == {"q": "x"}
     assert [s.message_indices for s in m.step_rewards] == [[0], []]
+    assert [s.step_index for s in m.step_rewards] == [2, 4]
     assert m.terminal_reward_raw == 1.0 and m.judge_explanation == "good"
 
 

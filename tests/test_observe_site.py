@@ -608,8 +608,15 @@ def test_group_header_counts_unknown_execution_apart(tmp_path):
     o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, f"a{m}") for m in range(3)], o.outcome(1, (0, 0, True)))
     o.batch(o.update(1))
     build(str(o.write(tmp_path / "src")), tmp_path / "site")
-    head = soup(tmp_path / "site" / "train_iteration_000001.html").select_one("section.group header")
-    assert "1/3 trained, 2 unknown" in head.get_text(" ")
+    page = soup(tmp_path / "site" / "train_iteration_000001.html")
+    assert "1/3 trained, 2 unknown" in page.select_one("section.group header").get_text(" ")
+    # and the update's header, which counts every group (observe-spec §2.7: unknown execution)
+    assert "1/3 trained, 2 unknown" in page.select_one("p.facts").get_text(" ")
+    # kept by a rebuild that reuses the page (its state record)
+    build(str(tmp_path / "src"), tmp_path / "site")
+    assert "1/3 trained, 2 unknown" in soup(tmp_path / "site" / "train_iteration_000001.html").select_one(
+        "p.facts"
+    ).get_text(" ")
 
 
 def negative_ids_run(directory: Path) -> Path:

@@ -231,7 +231,13 @@ def block_main(context, missing=missing):
         yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'trained')))
         yield '/'
         yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts')))
-        yield ' trained</span>'
+        yield ' trained'
+        if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'unknown'):
+            pass
+            yield ', '
+            yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'unknown')))
+            yield ' unknown'
+        yield '</span>'
     yield '\n    '
     if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'time'):
         pass
@@ -421,4 +427,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=236&30=244&32=246&34=249&37=261&38=269&41=277&43=280&44=282&45=300&47=306&51=309&54=315&56=319&63=323&70=326&71=340&72=354&76=368&78=372&83=376&94=381&96=383&99=390&105=392&106=394&109=396&99=399&125=408'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=242&30=250&32=252&34=255&37=267&38=275&41=283&43=286&44=288&45=306&47=312&51=315&54=321&56=325&63=329&70=332&71=346&72=360&76=374&78=378&83=382&94=387&96=389&99=396&105=398&106=400&109=402&99=405&125=414'

@@ -1487,6 +1487,7 @@ class ObserveReader:
         ref.rollouts = len(rollouts)
         ref.groups = len(out_groups)
         ref.trained = sum(1 for grp in out_groups for mm in grp.members if mm.trained)
+        ref.unknown = sum(1 for grp in out_groups for mm in grp.members if mm.trained is None)
         rewards = [mm.reward for grp in out_groups for mm in grp.members if mm.reward is not None]
         ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
         return Iteration(ref=ref, groups=out_groups, warnings=warnings)
@@ -1661,6 +1662,7 @@ class ObserveReader:
         ref.rollouts = sum(grp.size for grp in groups)
         ref.groups = len(groups)
         ref.trained = sum(1 for grp in groups for p in grp.positions if trained_col[p] == 1)
+        ref.unknown = sum(1 for grp in groups for p in grp.positions if trained_col[p] < 0)
         rewards = [r for grp in groups for r in grp.rewards()]
         ref.reward_mean = sum(rewards) / len(rewards) if rewards else ref.headline.get("reward/mean")
         return Outline(ref, groups, warnings, (seg, facts, offsets, ends, keys, local_names))
@@ -1958,13 +1960,17 @@ def _step_rewards(value: Any) -> list[StepReward]:
     for s in value:
         if not isinstance(s, dict):
             continue
+        reward = finite_or_none(s.get("reward"))
+        if reward is None:
+            # the writer's null is a NaN or an infinity, which the server filters out (§5.2)
+            continue
         idx = s.get("message_indices")
         kind = s.get("kind", "")
         out.append(
             StepReward(
                 int_or_none(s.get("step_index")),
                 kind if type(kind) is str else text_of(kind),
-                finite_or_none(s.get("reward")),
+                reward,
                 [i for i in idx if type(i) is int] if type(idx) is list else [],
             )
         )
