@@ -257,7 +257,9 @@ def _check_observe(reader: Any, report: CheckReport, progress: Progress | None) 
     for w in run.warnings:
         if any(marker in w for marker in _OBSERVE_DETAILED) or "no observe.jsonl here" in w:
             continue
-        if _METRIC_NAMES_BOUND in w:  # what reportgen shows of the run, not a fault of it
+        # what reportgen shows of the run, not a fault of it; and the structural holes, which
+        # are evidence of dropped batches (observe-spec §1.2), not a fault of the file
+        if _METRIC_NAMES_BOUND in w or any(marker in w for marker in _STRUCTURAL_HOLES):
             report.notes.append(shown_text(f"{path}: {w}"))
             continue
         _add_warning(report, w, path, "run")
@@ -318,6 +320,7 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
 
 # the warning of model.MetricTable.left_out_warning: a limit of the site, a note
 _METRIC_NAMES_BOUND = "distinct metric names:"
+_STRUCTURAL_HOLES = ("are missing from the list", "were due for texts")
 
 
 def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -> None:

@@ -224,6 +224,11 @@ class LogNode:
     raw_html: bool = False  # the node held raw log_html markup (shown as text)
 
 
+# the note of an observe update due for texts whose rollout batch never arrived (observe-spec
+# §1.2: a structural hole); the index says it on the update's row
+DUE_NOTE = "due for texts (every {every}), but no rollouts arrived: a dropped batch"
+
+
 @dataclass(slots=True)
 class IterationRef:
     """One iteration as listed on the index: no texts."""

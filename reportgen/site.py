@@ -1365,7 +1365,9 @@ def render_run(
     def record(si: int, i: int, res: _Result) -> None:
         nonlocal rollouts
         ref = sequences[si][i]
-        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.unknown, pages, files, key, said, status, notes = res
+        ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.unknown, pages, files, key, said, status, notes = (
+            res
+        )
         if status is not None:
             ref.status, ref.notes = status, notes
         run.page_warnings.extend(said)

@@ -42,6 +42,7 @@ import orjson
 from ..errors import InputError
 from ..memory import MEMORY_BUDGET, ignore_interrupts, rss
 from ..model import (
+    DUE_NOTE,
     MAX_METRIC_NAMES,
     TOKENS_NONE,
     Group,
@@ -1274,6 +1275,10 @@ class ObserveReader:
             run.warnings.append(said)
         at = self._metric_index.get
         heads = [(k, at(k, len(names))) for k in HEADLINE]  # past the end: never a value
+        # structural holes, the evidence of dropped batches besides the metric (§1.2)
+        due: list[int] = []  # updates due for texts (update % every == 0) without rollouts
+        gaps: list[tuple[int, int]] = []  # update numbers missing from the list
+        prev: int | None = None
         for n in order:
             u = visible[n]
             m = u.metrics
@@ -1297,6 +1302,15 @@ class ObserveReader:
             )
             if u.status is None:
                 ref.notes.append("incomplete update, or incomplete export")
+            elif not u.rollouts:
+                run_rec = seg_by_id.get(u.segment)
+                every = run_rec.every if run_rec is not None else None
+                if every is not None and n % every == 0:
+                    ref.notes.append(DUE_NOTE.format(every=every))
+                    due.append(n)
+            if prev is not None and n > prev + 1:
+                gaps.append((prev + 1, n - 1))
+            prev = n
             run.iterations.append(ref)
             for i in u.prompt_ids:
                 numbers = index.get(key_names[i])
@@ -1310,6 +1324,19 @@ class ObserveReader:
             run.warnings.insert(
                 0,
                 f"{run.dropped_batches} export batch(es) were dropped: some updates are missing data ({detail}).",
+            )
+        if gaps:
+            missing = sum(b - a + 1 for a, b in gaps)
+            shown = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in gaps[:20]) + (" …" if len(gaps) > 20 else "")
+            run.warnings.append(
+                f"{missing:,} update number(s) are missing from the list (no record of them: dropped batches, "
+                f"or a crash): {shown}."
+            )
+        if due:
+            shown = ", ".join(map(str, due[:20])) + (" …" if len(due) > 20 else "")
+            run.warnings.append(
+                f"{len(due):,} update(s) were due for texts (update % every == 0) but have no rollouts "
+                f"(a dropped batch): {shown}."
             )
         incomplete = [r.number for r in run.iterations if r.status == "incomplete"]
         if incomplete:

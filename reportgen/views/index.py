@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import Run
+from ..model import DUE_NOTE, Run
 from .html import esc
 from .text import fmt, pretty_json
 
@@ -101,6 +101,9 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
     }
 
 
+_DUE = DUE_NOTE.partition("{")[0]
+
+
 def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
     """The rows of the index's table of updates (or steps), one per iteration."""
     return Markup("".join(iteration_rows_parts(run, columns)))
@@ -148,6 +151,9 @@ def iteration_rows_parts(run: Run, columns: tuple[str, ...]) -> Iterator[str]:
         if r.has_texts:
             k = r.rollouts
             w(f'<td><a href="{page}">{f"{k:,}" if type(k) is int and k else esc(k or "")} texts</a></td>\n</tr>\n')
+        elif r.notes and r.notes[-1].startswith(_DUE):
+            # due for texts, none arrived: said where the texts would be
+            w(f'<td><span class="due" title="{esc(r.notes[-1])}">no texts: dropped</span></td>\n</tr>\n')
         else:
             w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
     if not run.iterations:
