@@ -202,6 +202,7 @@ class Group:
     # tinker: conversations logged for this group, in completion order and not
     # attributable to a member in general (prompt prefix moved to ``prompt``)
     conversations: list[list[Message]] = field(default_factory=list)
+    label: str | None = None  # what its card calls a group without an id (else "rollouts")
 
     @property
     def size(self) -> int:

@@ -975,3 +975,45 @@ def test_two_equal_calls_of_one_message_stay_two():
         }
     )
     assert len(msg.tool_calls) == 2 and len(msg.unparsed_tool_calls) == 2
+
+
+def test_a_group_dropped_before_export_does_not_shift_the_logtree_sections(tmp_path):
+    """Stream and async modes drop constant-reward groups before export, and failed groups
+    are dropped in every mode, so the summaries' group_idx renumber the exported groups
+    while the logtree's "Group Rollout" sections are the logged ones (spec §6, §7.2). A
+    section goes to the group whose trajectories have its token counts; the dropped one is
+    shown apart, not attached to the next group's rollouts."""
+    src = tmp_path / "run"
+    shutil.copytree(FIX / "arith_sync", src)
+    path = src / "iteration_000000" / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    kept = []
+    for r in rows:
+        if r["group_idx"] == 0:
+            continue  # dropped before export
+        r["group_idx"] -= 1
+        kept.append(r)
+    path.write_text("".join(json.dumps(r) + "\n" for r in kept))
+    whole = TinkerReader(Storage(str(FIX / "arith_sync")))
+    whole_it = whole.load(whole.scan().iterations[0])
+    reader = TinkerReader(Storage(str(src)))
+    it = reader.load(reader.scan().iterations[0])
+
+    def prompt_of(g):
+        return g.prompt.messages[-1].plain_text() if g.prompt else None
+
+    logged = [g for g in whole_it.groups if g.has_text]
+    assert len(logged) == 2
+    by_id = {g.id: g for g in it.groups}
+    # exported group 0 is the logged group 1; group 0's section stands apart, with the
+    # trajectories the logtree details; exported group 1 had no section
+    assert prompt_of(by_id[0]) == prompt_of(logged[1]) and by_id[0].has_text
+    assert not by_id[1].has_text
+    apart = [g for g in it.groups if g.id is None]
+    assert len(apart) == 1 and prompt_of(apart[0]) == prompt_of(logged[0])
+    assert apart[0].label == "logged group 1, not exported"
+    # (the trimmed fixture details one trajectory a group)
+    assert apart[0].members and {m.reward for m in apart[0].members} <= {m.reward for m in logged[0].members}
+    assert any("1 of the logtree's 2 group sections (number 1) match no group" in w for w in it.warnings)
+    # the real run pairs every section with the group of its place
+    assert not any("match no group" in w for w in whole_it.warnings)

@@ -25,10 +25,14 @@ Logtree strings (the raw-HTML rule)
     formatter's markup, dropped by tinker anyway) are discarded.
 
 Groups and conversations
-    Rollout summaries give the groups and members.  The k-th "Group Rollout"
-    section of the logtree is the k-th ``group_idx`` in sorted order (the
-    sections carry no index, spec §7.2); groups past the logged ones have
-    ``has_text=False``.  Inside a section, the conversation under a "Prompt"
+    Rollout summaries give the groups and members.  The "Group Rollout"
+    sections of the logtree carry no index (spec §7.2): a section goes to the
+    next group whose trajectories have the token counts its "Trajectory
+    Details" give, so that a group dropped before export (failed, or of
+    constant reward in stream and async modes) does not shift the others; a
+    section no group has is shown apart, and without trajectory details the
+    k-th section is the k-th ``group_idx`` in sorted order
+    (``_pair_sections``).  Groups past the logged ones have ``has_text=False``.  Inside a section, the conversation under a "Prompt"
     heading becomes ``Group.prompt``; the other conversations ("Policy
     Response", "Episode transcript", ...) go to ``Group.conversations`` in
     completion order.  Without a "Prompt" section, the leading non-assistant
@@ -49,6 +53,7 @@ import json
 import math
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -1199,27 +1204,85 @@ def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
             members[i].messages = same_convs[0]
 
 
+def _trajectory_sig(m: Member) -> tuple[Any, ...]:
+    """What a trajectory's rollout summary and its "Trajectory {i} Episode" section both say
+    of it: the token counts of its turns and of the whole conversation."""
+    return tuple((s.ob_len, s.ac_len) for s in m.steps), m.final_ob_len
+
+
+def _group_sig(members: list[Member]) -> Counter[tuple[Any, ...]] | None:
+    if not members or not any(m.steps for m in members):
+        return None
+    return Counter(_trajectory_sig(m) for m in members)
+
+
+def _pair_sections(ids: list[int], by_group: dict[int, list[Member]], sections: list[GroupSection]) -> list[int | None]:
+    """The summary group (its place in ``ids``) of each section, None for a section no group
+    matches.
+
+    The sections are the first ``num_groups_to_log`` groups of the batch and the summaries
+    the groups exported, in batch order: groups that failed, and in stream and async modes
+    constant-reward groups, are dropped before export, so the k-th section is the k-th
+    ``group_idx`` or one before it (spec §6, §7.2). A section goes to the first such group,
+    after the last one paired, that has every trajectory it details (the token counts of
+    "Step stats" and "Episode totals"), or whose trajectories it all details (a summaries
+    file whose last line is torn); a section that none has is a group that was not
+    exported. Sections without trajectory details, or when no section matches at all, are
+    paired by order, as the spec says."""
+    group_sigs = [_group_sig(by_group[g]) for g in ids]
+    sec_sigs = [_group_sig(s.members) for s in sections]
+    by_order: list[int | None] = [k if k < len(ids) else None for k in range(len(sections))]
+    if any(sig is None for sig in sec_sigs) or all(sig is None for sig in group_sigs):
+        return by_order
+    out: list[int | None] = []
+    cur = 0
+    for k, sig in enumerate(sec_sigs):
+        assert sig is not None
+        j = next(
+            (
+                j
+                for j in range(cur, min(k + 1, len(ids)))
+                if (g := group_sigs[j]) is not None and (sig <= g or g <= sig)
+            ),
+            None,
+        )
+        out.append(j)
+        if j is not None:
+            cur = j + 1
+    return out if any(j is not None for j in out) else by_order
+
+
 def build_groups(
     by_group: dict[int, list[Member]],
     sections: list[GroupSection],
     warnings: list[str],
     have_summaries: bool,
 ) -> list[Group]:
-    """Join summary groups and logtree sections by order (spec §7.2)."""
+    """Join summary groups and logtree sections (spec §7.2; ``_pair_sections``)."""
     groups: list[Group] = []
     ids = sorted(by_group)
-    if have_summaries and len(sections) > len(ids):
+    # a summary line without a group_idx (key -1) is no group of the batch: no section is its
+    indexed = [g for g in ids if g >= 0]
+    pairs = _pair_sections(indexed, by_group, sections) if have_summaries else [None] * len(sections)
+    section_of = {indexed[j]: k for k, j in enumerate(pairs) if j is not None}
+    unpaired = [k for k, j in enumerate(pairs) if j is None]
+    if have_summaries and unpaired:
+        shown = ", ".join(str(k + 1) for k in unpaired[:10]) + (" …" if len(unpaired) > 10 else "")
         warnings.append(
-            f"the logtree has {len(sections)} group sections but the summaries only {len(ids)} groups; "
-            "extra sections are shown without a group index"
+            f"{len(unpaired)} of the logtree's {len(sections)} group sections (number {shown}) match no group of "
+            "the rollout summaries (a group dropped before export: failed, or of constant reward in stream and "
+            "async modes); they are shown without a group index, with the trajectories the logtree details"
         )
-    for k, gid in enumerate(ids):
+    for gid in ids:
         members = _sort_members(by_group[gid])
-        sec = sections[k] if k < len(sections) else None
-        groups.append(_group(gid if gid >= 0 else None, members, sec))
-    for k in range(len(ids), len(sections)):
+        k = section_of.get(gid)
+        groups.append(_group(gid if gid >= 0 else None, members, sections[k] if k is not None else None))
+    for k in unpaired:
         sec = sections[k]
-        groups.append(_group(None if have_summaries else k, _sort_members(sec.members), sec))
+        group = _group(None if have_summaries else k, _sort_members(sec.members), sec)
+        if have_summaries:
+            group.label = f"logged group {k + 1}, not exported"
+        groups.append(group)
     return groups
 
 

@@ -503,7 +503,7 @@ def group_anchor(g: Group | GroupOutline, index: int) -> tuple[str, str]:
     gid = g.id
     if gid is not None:
         return (f"g{gid}" if gid >= 0 else f"gn{-gid}"), f"group {gid}"
-    return f"g-{index}", "rollouts"
+    return f"g-{index}", getattr(g, "label", None) or "rollouts"
 
 
 def member_anchor(group: str, member: int) -> str:
