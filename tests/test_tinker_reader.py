@@ -1017,3 +1017,42 @@ def test_a_group_dropped_before_export_does_not_shift_the_logtree_sections(tmp_p
     assert any("1 of the logtree's 2 group sections (number 1) match no group" in w for w in it.warnings)
     # the real run pairs every section with the group of its place
     assert not any("match no group" in w for w in whole_it.warnings)
+
+
+def test_v010_eval_names_with_a_slash_wrote_into_folders(tmp_path):
+    """tinker 0.1.0 did not sanitize an evaluator's name (spec §0): "arith-hard v2/x" wrote
+    eval_arith-hard v2/x_iteration_000000.html, a file in a folder. Its pages are found,
+    and its metrics (prefix "arith-hard v2/x") are its own."""
+    src = copy_fixture("v010_html", tmp_path)
+    report = (src / "eval_test_iteration_000000.html").read_text()
+    (src / "eval_arith-hard v2").mkdir()
+    (src / "eval_arith-hard v2" / "x_iteration_000000.html").write_text(report)
+    rows = [json.loads(line) for line in (src / "metrics.jsonl").read_text().splitlines()]
+    rows[0]["arith-hard v2/x/env/all/correct"] = 0.75
+    write_jsonl(src / "metrics.jsonl", rows)
+    reader, run = scan(src)
+    assert "arith-hard_v2_x" in run.evals, sorted(run.evals)
+    ref = run.evals["arith-hard_v2_x"][0]
+    assert ref.number == 0 and ref.locator["html"] == "eval_arith-hard v2/x_iteration_000000.html"
+    assert run.eval_metric_prefix["arith-hard_v2_x"] == "arith-hard v2/x"
+    assert ref.headline["env/all/correct"] == 0.75
+    assert reader.load(ref).groups
+
+
+def test_a_label_shortened_for_file_names_keeps_its_metrics(tmp_path):
+    """A label past 100 characters is shortened in output file names; its metrics, named by
+    the whole prefix, are still matched to it."""
+    long = "very-long-evaluator-name/" + "x" * 120
+    write_jsonl(
+        tmp_path / "metrics.jsonl",
+        [{"step": 0, "progress/batch": 0, f"{long}/env/all/correct": 0.5, "env/all/reward/total": 0.3}],
+    )
+    d = tmp_path / "iteration_000000"
+    d.mkdir()
+    (d / f"eval_{sanitize_label(long)}_logtree.json").write_text(
+        json.dumps({"title": "t", "root": {"tag": "body", "attrs": {}, "children": []}})
+    )
+    _, run = scan(tmp_path)
+    (label,) = run.evals
+    assert len(label) < 100 and run.eval_metric_prefix == {label: long}
+    assert run.evals[label][0].headline["env/all/correct"] == 0.5

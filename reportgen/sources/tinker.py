@@ -137,6 +137,19 @@ _INFO_KEYS = (
 _TRUNCATION_KEYS = ("stop/max_tokens", "stop/length", "max_tokens_reached", "truncated")
 
 
+def _nested_files(st: Storage, folder: str, depth: int) -> Iterator[str]:
+    """The files under ``folder``, ``depth`` folders deep at most, as paths from the root."""
+    for child in sorted(st.listdir(folder)):
+        if child.startswith("."):
+            continue
+        rel = f"{folder}/{child}"
+        if st.is_dir(rel):
+            if depth > 1:
+                yield from _nested_files(st, rel, depth - 1)
+        else:
+            yield rel
+
+
 def sanitize_label(name: str) -> str:
     """tinker's file-name rule for evaluator labels (spec §2)."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "unnamed"
@@ -460,6 +473,13 @@ class TinkerReader:
             if m:
                 kind = "train" if m.group(1) else "eval"
                 add(kind, m.group(2) or "", int(m.group(3)), m.group(4), name, False)
+            elif name.startswith("eval_") and st.is_dir(name):
+                # tinker 0.1.0 did not sanitize an evaluator's name (spec §0): one holding a
+                # "/" wrote its reports into folders, eval_a/b_iteration_000010.html
+                for rel in _nested_files(st, name, 3):
+                    m = _FLAT_FILE_RE.match(rel)
+                    if m and not m.group(1) and not posixpath.basename(rel).endswith(".tmp"):
+                        add("eval", m.group(2) or "", int(m.group(3)), m.group(4), rel, False)
         for name in names:
             dm = _ITER_DIR_RE.match(name)
             if not dm:
@@ -473,8 +493,7 @@ class TinkerReader:
                     kind = "train" if fm.group(1) else "eval"
                     add(kind, fm.group(2) or "", n, fm.group(3), f"{name}/{fname}", True)
 
-        labels = sorted({label for (kind, label, _) in found if kind == "eval"})
-        run.eval_metric_prefix = self._match_prefixes(run, labels)
+        run.eval_metric_prefix = self._match_prefixes(run, safe_labels)
         resumes = [s["resumed_at"] for s in run.segments]
         rollout_export = not (isinstance(run.config, dict) and run.config.get("rollout_json_export") is False)
 
@@ -552,21 +571,29 @@ class TinkerReader:
             run.warnings.append(f"evaluator file label {shown!r} is written as {safe!r}")
         return safe
 
-    def _match_prefixes(self, run: Run, labels: list[str]) -> dict[str, str]:
-        """Eval label -> unsanitized metric-key prefix (spec §2, §12.4)."""
+    def _match_prefixes(self, run: Run, safe_labels: dict[str, str]) -> dict[str, str]:
+        """Eval label (as in output file names) -> unsanitized metric-key prefix (spec §2, §12.4).
+
+        ``safe_labels`` maps the label of each eval file name to its output label
+        (``_safe_label``). A file's label is its metric prefix sanitized (0.2+), or the
+        prefix itself (0.1.0 did not sanitize)."""
         candidates: dict[str, str] = {}
         for key in run.metrics.columns:
             i = key.find("/env/all/")
             if i <= 0:
                 continue
             prefix = key[:i]
-            label = sanitize_label(prefix)
-            other = candidates.setdefault(label, prefix)
-            if other != prefix:
-                msg = f"metric prefixes {other!r} and {prefix!r} both map to eval label {label!r}; using the first"
-                if msg not in run.warnings:
-                    run.warnings.append(msg)
-        return {label: candidates[label] for label in labels if label in candidates}
+            for raw in (sanitize_label(prefix), prefix):
+                label = safe_labels.get(raw)
+                if label is None:
+                    continue
+                other = candidates.setdefault(label, prefix)
+                if other != prefix:
+                    msg = f"metric prefixes {other!r} and {prefix!r} both map to eval label {label!r}; using the first"
+                    if msg not in run.warnings:
+                        run.warnings.append(msg)
+                break
+        return candidates
 
     def _fill_headline(self, run: Run, ref: IterationRef, prefix: str | None) -> None:
         if prefix is None:
