@@ -201,6 +201,27 @@ def test_exception_block_open_and_styled():
     assert not plain.has_attr("open")
 
 
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        # logtree writes the heading as it is: a quote or a "<" in the message is no markup
+        ("Exception: KeyError: 'k'", "Exception: KeyError: 'k'"),
+        ("Exception: TypeError: '<' not supported", "Exception: TypeError: '<' not supported"),
+        # and an escaped one is read once
+        ("Exception: KeyError: &#x27;k&#x27;", "Exception: KeyError: 'k'"),
+    ],
+)
+def test_an_exception_blocks_heading_is_text(written, shown):
+    exc = node("details", [node("summary", [written]), node("pre", ["Traceback"])], "lt-exc")
+    _, s = render_json(node("body", [exc], "lt-root"))
+    d = s.find("details", class_="lt-exc")
+    assert d.find("summary").get_text() == shown
+    assert not s.select(".lt-raw-html-block") and "raw HTML" not in s.get_text()
+    # a raw string elsewhere is still shown as raw markup, as text
+    _, s2 = render_json(node("body", [node("div", ["<b>x</b>"])], "lt-root"))
+    assert s2.select(".lt-raw-html-block") and not s2.find("b")
+
+
 def test_conversation_edge_cases():
     data = {
         "type": "conversation",

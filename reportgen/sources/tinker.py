@@ -827,10 +827,10 @@ def _derive_badges(m: Member) -> None:
 def lognode_from_json(obj: Any) -> LogNode:
     """Convert a logtree JSON node (iteratively; depth capped at MAX_DEPTH)."""
     root = LogNode("div", {}, [])
-    # (json node, target LogNode, depth)
-    stack: list[tuple[Any, LogNode, int]] = [(obj, root, 0)]
+    # (json node, target LogNode, depth, whether its parent is an exception block)
+    stack: list[tuple[Any, LogNode, int, bool]] = [(obj, root, 0, False)]
     while stack:
-        src, node, depth = stack.pop()
+        src, node, depth, in_exc = stack.pop()
         if not isinstance(src, dict):
             node.tag = "p"
             node.children = [text_of(src)] if src is not None else []
@@ -851,20 +851,27 @@ def lognode_from_json(obj: Any) -> LogNode:
             children = [c for c in children if not isinstance(c, str)]
         strings = [c for c in children if isinstance(c, str)]
         node.raw_html = any(_RAW_CHARS.search(s) for s in strings)
+        exc_summary = in_exc and node.tag == "summary"
+        if exc_summary:
+            # logtree writes an exception block's heading ("Exception: KeyError: 'k'") as
+            # it is, not escaped: text, and a quote in it does not make it markup
+            node.raw_html = False
         if depth >= MAX_DEPTH and any(isinstance(c, dict) for c in children):
             node.children = [c if node.raw_html else html.unescape(c) for c in strings]
             node.children.append(LogNode("p", {"class": "lt-cut"}, [f"[nesting deeper than {MAX_DEPTH} levels cut]"]))
             continue
         out: list[LogNode | str] = []
+        exc = node.tag == "details" and "lt-exc" in node.attrs.get("class", "").split()
         for c in children:
             if isinstance(c, str):
-                out.append(c if node.raw_html else html.unescape(c))
+                verbatim = node.raw_html or (exc_summary and _RAW_CHARS.search(c) is not None)
+                out.append(c if verbatim else html.unescape(c))
             elif c is None:
                 continue
             else:
                 child = LogNode("div", {}, [])
                 out.append(child)
-                stack.append((c, child, depth + 1))
+                stack.append((c, child, depth + 1, exc))
         node.children = out
     return root
 
