@@ -365,6 +365,22 @@ class MetricTable:
             self.times[i] = time
         return i
 
+    def drop_from(self, step: int, but: set[int] | frozenset[int] = frozenset()) -> None:
+        """Forget the rows of ``step`` and later but those of ``but`` (an attempt that a resume
+        replaces)."""
+        keep = [i for i, s in enumerate(self.steps) if s < step or s in but]
+        if len(keep) == len(self.steps):
+            return
+        self.steps = [self.steps[i] for i in keep]
+        self.times = [self.times[i] for i in keep]
+        self._row = {s: i for i, s in enumerate(self.steps)}
+        for name, col in list(self.columns.items()):
+            kept = array("d", [col[i] for i in keep])
+            if all(map(math.isnan, kept)) and not all(map(math.isnan, col)):
+                del self.columns[name]  # a metric only the replaced attempt logged
+            else:
+                self.columns[name] = kept
+
     def set(self, row: int, name: str, value: float | None) -> None:
         """Store one value (None becomes a gap)."""
         col = self.columns.get(name)

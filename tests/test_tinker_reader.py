@@ -551,13 +551,18 @@ def test_a_pre_0_6_resume_that_redoes_the_last_step_is_found(tmp_path):
         f.unlink()
     rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     train = [r for r in rows if "progress/batch" in r]
-    again = dict(train[2], **{"env/all/reward/total": -5.0})
-    rows.insert(rows.index(train[2]), again)  # the earlier attempt of step 2, then the re-run
+    # the earlier attempt of step 2, with a key the re-run does not log (cost/* when the
+    # pricing fetch fails on resume), then the re-run
+    again = dict(train[2], **{"env/all/reward/total": -5.0, "cost/dead_only": 123.0})
+    rows.insert(rows.index(train[2]), again)
     (run_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     _, run = scan(run_dir)
     assert [s["resumed_at"] for s in run.segments] == [2]
     assert any(w.startswith("run resumed at step 2") for w in run.warnings)
     assert run.metrics.get(2, "env/all/reward/total") == train[2]["env/all/reward/total"]  # the later row
+    # the later row replaces the earlier one whole: nothing of the dead attempt is left
+    assert "cost/dead_only" not in run.metrics.columns
+    assert run.metrics.steps == sorted(set(run.metrics.steps))
     _, plain = scan(copy_fixture("arith_sync", tmp_path / "plain"))
     assert plain.segments == []  # step 5 twice (final eval, totals): no resume
 

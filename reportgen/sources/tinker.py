@@ -354,6 +354,7 @@ class TinkerReader:
         unstepped: list[dict[str, Any]] = []
         train_steps: set[int] = set()
         last_train_step = -1
+        since_train: set[int] = set()  # steps of the rows read since the last training row
         nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
         for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
             if not isinstance(row, dict):
@@ -378,8 +379,19 @@ class TinkerReader:
                         "steps already logged (tinker-cookbook before 0.6 kept the earlier attempt's rows); "
                         "the later rows are used"
                     )
+                if step <= last_train_step:
+                    # the earlier attempt's rows from here on are replaced whole, not merged
+                    # key by key: a key the re-run does not log (cost/* when its pricing
+                    # fetch failed, a conditional KL) must not keep the dead attempt's value.
+                    # Rows since the last training row are the re-run's (async mode logs an
+                    # evaluation's row apart, before the training row of its step)
+                    table.drop_from(step, but=since_train)
+                    train_steps = {s for s in train_steps if s < step}
                 last_train_step = step
+                since_train = set()
                 train_steps.add(step)
+            else:
+                since_train.add(step)
             i = table.row_for(step)
             for key, value in row.items():
                 if key == "step":
