@@ -1061,3 +1061,22 @@ def test_a_label_shortened_for_file_names_keeps_its_metrics(tmp_path):
     (label,) = run.evals
     assert len(label) < 100 and run.eval_metric_prefix == {label: long}
     assert run.evals[label][0].headline["env/all/correct"] == 0.5
+
+
+def test_rollout_counts_are_what_the_pages_show(tmp_path):
+    """An iteration's rollout count is its summaries' lines (what its page shows): the
+    total_episodes metric also counts groups dropped before export; and a total_episodes
+    past any count (1e300) is no count, not a crash."""
+    src = copy_fixture("arith_sync", tmp_path)
+    rows = [json.loads(line) for line in (src / "metrics.jsonl").read_text().splitlines()]
+    rows[0]["env/all/total_episodes"] = 1e300
+    rows[1]["env/all/total_episodes"] = 1000.0
+    write_jsonl(src / "metrics.jsonl", rows)
+    _, run = scan(src)
+    by_step = {r.number: r for r in run.iterations}
+    for step in (0, 1):
+        lines = (src / f"iteration_{step:06d}" / "train_rollout_summaries.jsonl").read_text().splitlines()
+        assert by_step[step].rollouts == len(lines)
+    from reportgen.site import build
+
+    build(str(src), tmp_path / "site")

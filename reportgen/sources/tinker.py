@@ -522,8 +522,10 @@ class TinkerReader:
                 )
             prefix = "" if kind == "train" else run.eval_metric_prefix.get(label)
             self._fill_headline(run, ref, prefix)
-            if "summaries" in files and not ref.rollouts:
-                ref.rollouts = self._count_lines(files["summaries"])
+            if "summaries" in files:
+                # what the page shows: the episodes a metric counts include the groups
+                # dropped before export (failed, or constant in stream and async modes)
+                ref.rollouts = self._count_lines(files["summaries"]) or ref.rollouts
             if kind == "train":
                 if "logtree" in files and "summaries" not in files and rollout_export:
                     unfinished.append((ref, self._tail_has_exception(files["logtree"])))
@@ -616,7 +618,7 @@ class TinkerReader:
                 ref.headline[key] = run.metrics.get(ref.number, f"{p}{key}")
         ref.reward_mean = run.metrics.get(ref.number, f"{p}env/all/reward/total")
         episodes = run.metrics.get(ref.number, f"{p}env/all/total_episodes")
-        if episodes is not None:
+        if episodes is not None and 0 <= episodes < 2**53:  # a count; 1e300 is none
             ref.rollouts = int(episodes)
 
     def _count_lines(self, rel: str) -> int:
