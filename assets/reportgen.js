@@ -1366,7 +1366,11 @@
   doc.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (typing(e)) {
-      if (e.key === "Escape" && e.target.blur) e.target.blur();
+      if (e.key === "Escape" && e.target.blur) {
+        // leave the box, keep the search: a search box's own Esc would empty it
+        e.preventDefault();
+        e.target.blur();
+      }
       return;
     }
     if ($("dialog[open]")) {

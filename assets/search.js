@@ -255,6 +255,8 @@
   });
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter") { e.preventDefault(); window.clearTimeout(timer); start(); }
+    // leave the box, keep the search and its results: a search box's own Esc would empty it
+    else if (e.key === "Escape") { e.preventDefault(); input.blur(); }
   });
   caseBox.addEventListener("change", start);
   doc.addEventListener("keydown", function (e) {

@@ -61,6 +61,19 @@ def test_search_reads_every_update_and_opens_the_member(site, watched):
     clean(watched, site)
 
 
+def test_esc_leaves_the_box_and_keeps_the_search(site, watched):
+    """Esc leaves the search box; a search box's own Esc would empty it and its results."""
+    watched.goto(file_url(site / "search.html") + "#q=ANSWER%201")
+    wait_js(watched, "/2 of 2 searched$/.test(document.getElementById('rs-status').textContent)")
+    watched.page.focus("#rs-q")
+    watched.page.keyboard.press("Escape")
+    assert watched.page.input_value("#rs-q") == "ANSWER 1"
+    assert watched.page.evaluate("document.activeElement.id") != "rs-q"
+    assert watched.page.evaluate("location.hash") == "#q=ANSWER%201"
+    assert len(results(watched)) == 2
+    assert watched.console_errors == [] and watched.page_errors == []
+
+
 def test_case_the_empty_result_and_the_link_from_a_page(site, watched):
     watched.goto(file_url(site / "search.html") + "#q=Third")
     wait_js(watched, "/searched$/.test(document.getElementById('rs-status').textContent)")

@@ -184,6 +184,23 @@ def test_search_filters_highlights_and_counts(sites, watched):
     clean(watched, site)
 
 
+def test_esc_leaves_the_search_box_and_keeps_the_search(sites, watched):
+    """The help's "Esc: leave the search box": the search, its count and its address stay
+    (a search box's own Esc would empty it), and j then carries it to the next update."""
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    watched.page.keyboard.press("/")
+    watched.page.keyboard.type("CHARLIE 1")
+    wait_js(watched, "location.hash.indexOf('q=') >= 0")
+    watched.page.keyboard.press("Escape")
+    assert watched.page.input_value("#f-q") == "CHARLIE 1"
+    assert watched.page.evaluate("document.activeElement.id") != "f-q"
+    assert hash_of(watched) == "#q=CHARLIE%201" and shown(watched) == ["g2-m1"]
+    watched.page.keyboard.press("j")
+    watched.page.wait_for_url("**/train_iteration_000002.html#q=CHARLIE%201")
+    clean(watched, site)
+
+
 def test_reward_bounds_exclude_null_rewards(sites, watched):
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000001.html")
