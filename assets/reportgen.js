@@ -1401,6 +1401,17 @@
       toast(e.key === "j" ? "this is the last page" : "this is the first page");
     }
   });
+  // printing: folded texts print in full, then fold again as the reader left them
+  var unfoldedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    unfoldedForPrint = $all("details:not([open])", groupsBox || body);
+    unfoldedForPrint.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    unfoldedForPrint.forEach(function (d) { d.open = false; });
+    unfoldedForPrint = [];
+  });
+
   // storage events: picks made in another tab show up here
   window.addEventListener("storage", function (e) { if (e.key === PICKS_KEY) renderTray(); });
 

@@ -878,6 +878,43 @@ def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_
     clean(watched, site)
 
 
+def test_printing_shows_every_text_in_full(tmp_path, browser):
+    """On paper, texts over 20 lines print whole (not their one-line fold summaries), and so
+    do groups collapsed on screen and members the screen has not laid out yet, with
+    JavaScript on or off."""
+    from ..obs import Obs
+
+    o = Obs().run("grpo", group_size=2)
+    o.batch(
+        *[o.prompt(f"p:{g}", f"question {g}") for g in range(6)],
+        *[
+            o.rollout(1, g, m, "\n".join(f"line {i} of g{g}m{m}" for i in range(40)) + f"\nEND g{g}m{m}", prompt=f"p:{g}")
+            for g in range(6)
+            for m in range(2)
+        ],
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    for js in (True, False):
+        ctx = browser.new_context(java_script_enabled=js, viewport={"width": 1000, "height": 500})
+        page = ctx.new_page()
+        page.goto(file_url(site / "train_iteration_000001.html"))
+        assert page.evaluate("document.querySelectorAll('details.fold').length") == 12
+        if js:  # the first group collapsed on screen
+            page.click("#g0 .tog")
+            assert page.evaluate("document.getElementById('g0').classList.contains('collapsed')")
+        page.emulate_media(media="print")
+        if js:
+            page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        text = page.evaluate("document.body.innerText")
+        assert all(f"END g{g}m{m}" in text for g in range(6) for m in range(2)), js
+        if js:
+            page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+            assert page.evaluate("document.querySelectorAll('details.fold[open]').length") == 0
+        ctx.close()
+
+
 def test_readable_without_javascript(sites, browser):
     ctx = browser.new_context(java_script_enabled=False)
     page = ctx.new_page()
