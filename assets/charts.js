@@ -28,6 +28,14 @@
     else fn();
   }
   afterParse(function () {
+    // times are logged in UTC: the reader's local time, the logged one on hover (as the
+    // iteration pages and the charts' tooltips show them)
+    Array.prototype.forEach.call(document.querySelectorAll("section.segments time[datetime]"), function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (isNaN(d.getTime())) return;
+      t.title = t.getAttribute("datetime");
+      t.textContent = d.toLocaleString();
+    });
     table.parsed = true;
     var sec = document.querySelector("section.iterations"), tbl = document.getElementById("iterations");
     var rows = tbl && tbl.tBodies.length ? tbl.tBodies[0].rows.length : 0;

@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': '374de12f958ccac7d32bc33bc41427e1c8575ba4ed68e11b361006358c5b4cb3',
+    'index.html': '85c24c463140404b65844da96eb07334e18206c538558354933fc267cf088c0e',
     'iteration.html': 'cfb1371351814d9dd282c4d0ba2b38efe722bb7e6eefc2ccc232f9292cd0971b',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',

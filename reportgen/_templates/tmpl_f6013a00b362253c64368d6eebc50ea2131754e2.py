@@ -242,7 +242,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments') and (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe')):
         pass
-        yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
         for l_1_s in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments'):
             _loop_vars = {}
             pass
@@ -265,7 +265,16 @@ def block_main(context, missing=missing):
             yield '</td>\n    <td>'
             yield escape((environment.getattr(l_1_s, 'every') or '–'))
             yield '</td><td>'
-            yield escape((environment.getattr(l_1_s, 'time') or '–'))
+            if environment.getattr(l_1_s, 'time'):
+                pass
+                yield '<time datetime="'
+                yield escape(environment.getattr(l_1_s, 'time'))
+                yield '">'
+                yield escape(environment.getattr(l_1_s, 'time'))
+                yield '</time>'
+            else:
+                pass
+                yield '–'
             yield '</td>\n    <td>'
             if (not environment.getattr(l_1_s, 'visible')):
                 pass
@@ -279,7 +288,7 @@ def block_main(context, missing=missing):
                 yield 'yes'
             yield '</td></tr>\n    '
         l_1_s = missing
-        yield '\n    </tbody>\n  </table>\n</section>\n'
+        yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
     yield '\n\n<section class="iterations'
     if (undefined(name='long_table') if l_0_long_table is missing else l_0_long_table):
         pass
@@ -314,7 +323,7 @@ def block_main(context, missing=missing):
             yield ' <span class="subtle">(metrics <code>'
             yield escape(environment.getattr(l_1_ev, 'prefix'))
             yield '/…</code>)</span>'
-        yield '</h2>\n  <table class="data">\n    <thead><tr><th>step</th>'
+        yield '</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>step</th>'
         for l_2_c in environment.getattr(l_1_ev, 'columns'):
             _loop_vars = {}
             pass
@@ -347,7 +356,7 @@ def block_main(context, missing=missing):
                 yield '</a>'
             yield '</td></tr>\n    '
         l_2_r = l_2_vals = missing
-        yield '\n    </tbody>\n  </table>\n</section>\n'
+        yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
     l_1_ev = missing
     yield '\n\n'
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
@@ -382,7 +391,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
         pass
-        yield '\n<section class="unstepped">\n  <h2>Metrics rows without a step</h2>\n  <p class="subtle">tinker-cookbook writes these when it discards groups of rollouts (<code>DiscardedWorkLog</code>); they belong to no step, so no chart shows them.</p>\n  <table class="data">\n    <thead><tr><th>line of metrics.jsonl</th><th>values</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="unstepped">\n  <h2>Metrics rows without a step</h2>\n  <p class="subtle">tinker-cookbook writes these when it discards groups of rollouts (<code>DiscardedWorkLog</code>); they belong to no step, so no chart shows them.</p>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>line of metrics.jsonl</th><th>values</th></tr></thead>\n    <tbody>\n    '
         for l_1_u in (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
             _loop_vars = {}
             pass
@@ -400,7 +409,7 @@ def block_main(context, missing=missing):
             l_2_k = l_2_v = missing
             yield '</td></tr>\n    '
         l_1_u = missing
-        yield '\n    </tbody>\n  </table>\n</section>\n'
+        yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
     yield '\n\n'
     if (undefined(name='config_json') if l_0_config_json is missing else l_0_config_json):
         pass
@@ -465,4 +474,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&58=246&59=250&60=258&61=266&62=270&69=284&70=288&73=290&74=296&76=304&82=306&84=310&86=318&88=326&89=330&96=353&103=356&104=360&105=366&106=370&114=383&121=386&122=390&129=405&131=408&134=411&40=418&136=442&138=460'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&59=246&60=250&61=258&62=266&63=279&71=293&72=297&75=299&76=305&78=313&84=315&86=319&89=327&91=335&92=339&100=362&107=365&108=369&109=375&110=379&118=392&126=395&127=399&135=414&137=417&140=420&40=427&142=451&144=469'

@@ -412,3 +412,19 @@ def test_number_formatting_survives_nan_in_the_data(tmp_path, watched):
     open_index(watched, site)
     assert watched.page.evaluate("RG_METRICS.cols['reward/mean']") == [0.1, 0.2, None, 0.4, 0.5]
     assert_clean(watched, site)
+
+
+@pytest.mark.parametrize("name", ["synthetic", "arith_sync", "calc_agent_multiturn"])
+def test_the_index_fits_a_phone(sites, browser, name):
+    """At 375 px the index scrolls down, not sideways: the chart grid takes one column the
+    screen's width and wide tables (segments, updates) scroll inside their box. The
+    segments' start times are the reader's local time, the logged UTC one on hover."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 800}, timezone_id="America/New_York")
+    page = ctx.new_page()
+    page.goto(file_url(sites[name] / "index.html"))
+    page.wait_for_load_state("load")
+    wait_for(page, "window.RG_CHARTS && Object.keys(RG_CHARTS.views).length > 0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    for t in page.query_selector_all("section.segments time[datetime]"):
+        assert t.get_attribute("title") == t.get_attribute("datetime") and t.inner_text() != t.get_attribute("datetime")
+    ctx.close()
