@@ -455,13 +455,24 @@
       shared = { key: T.key, rt: window.vega.parse(vg, null, { ast: true }) };
       return shared.rt;
     }
+    // vega names its container "Vega visualization" (role graphics-document): the box's own
+    // name says which chart it is and how to move in it, so it is put back once drawn
+    function keepName(plot) {
+      var role = plot.getAttribute("role"), label = plot.getAttribute("aria-label");
+      return function () {
+        if (role) plot.setAttribute("role", role);
+        if (label) plot.setAttribute("aria-label", label);
+        plot.removeAttribute("aria-roledescription");
+      };
+    }
     function chartView(plot, datasets) {
+      var restore = keepName(plot);
       var view = new window.vega.View(sharedRuntime(), {
         renderer: "canvas", container: plot, hover: false, logLevel: LOG, expr: window.vega.expressionInterpreter
       });
       view.width(plotWidth(plot));
       for (var name in datasets) if (Object.prototype.hasOwnProperty.call(datasets, name)) view.data(name, datasets[name]);
-      return view.runAsync();
+      return view.runAsync().then(function (v) { restore(); return v; });
     }
     // the views follow their boxes when the window is resized
     var resizeTimer = null;
@@ -938,7 +949,9 @@
       var old = ex.view;
       var status = ex.plot.querySelector(".rg-status");
       if (status) status.remove();
+      var restoreName = keepName(ex.plot);
       window.vegaEmbed(ex.plot, withTheme(spec, ds), EMBED).then(function (res) {
+        restoreName();
         if (seq !== ex.seq) { res.view.finalize(); return; } // a newer pick is being drawn
         if (old) old.finalize();
         ex.view = res.view;

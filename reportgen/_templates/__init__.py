@@ -2,7 +2,7 @@
 
 # template name -> site.template_fingerprint of the source it was compiled from
 FINGERPRINTS = {
-    '_charts.html': '237774d022cf1b231b0ec9ee11f1cb7233556d68103f8994453d16313ef25298',
+    '_charts.html': '8a328f0ab8ecfc0db958fe30bd8afd4dfb83337867af1d019c2b0420379c9f7f',
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',

@@ -47,7 +47,9 @@ def root(context, missing=missing):
             pass
             yield '\n<p class="rg-hint subtle">Hover a chart for exact values; click to open that '
             yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
-            yield "'s texts.\n"
+            yield "'s texts. From the keyboard: Tab to a chart, <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd> <kbd>End</kbd>) move between "
+            yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
+            yield 's, <kbd>Enter</kbd> opens one.\n'
             if environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'legend'):
                 pass
                 yield '<span class="rg-legend">'
@@ -107,4 +109,4 @@ def root(context, missing=missing):
         yield '\n<p class="subtle">No metric was logged in this run.</p>\n'
 
 blocks = {}
-debug_info = '2=18&5=21&6=31&8=46&9=49&10=51&12=65&13=69&14=77&15=85&27=95&36=97&37=99&41=103'
+debug_info = '2=18&5=21&6=31&8=46&9=49&10=53&12=67&13=71&14=79&15=87&27=97&36=99&37=101&41=105'

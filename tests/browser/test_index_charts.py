@@ -428,3 +428,25 @@ def test_the_index_fits_a_phone(sites, browser, name):
     for t in page.query_selector_all("section.segments time[datetime]"):
         assert t.get_attribute("title") == t.get_attribute("datetime") and t.inner_text() != t.get_attribute("datetime")
     ctx.close()
+
+
+def test_charts_keep_their_accessible_names(sites, watched):
+    """vega names its container "Vega visualization": each chart keeps its own name, which
+    says which metric it shows and how to move in it, and so does the explorer's plot."""
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    wait_for(page, "document.querySelectorAll('.rg-chart .rg-plot canvas').length > 0")
+    page.wait_for_timeout(300)
+    names = page.eval_on_selector_all(
+        ".rg-chart .rg-plot", "ps => ps.map(p => [p.getAttribute('role'), p.getAttribute('aria-label')])"
+    )
+    assert names and all(
+        role == "group" and label.startswith("chart of ") and "arrow keys" in label for role, label in names
+    )
+    page.click("#rg-metric-list label >> nth=0")
+    wait_for(page, "document.querySelector('#rg-explorer-plot canvas') !== null")
+    page.wait_for_timeout(300)
+    assert page.get_attribute("#rg-explorer-plot", "aria-label").startswith("chart of the picked metrics")
+    assert page.get_attribute("#rg-explorer-plot", "role") == "group"
+    assert_clean(watched, site)
