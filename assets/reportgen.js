@@ -927,6 +927,10 @@
   }
   function fetchMember(cid) {
     if (fetched[cid] !== undefined) return;
+    if (pageFor(cid) === baseHref(window.location.href).replace(/^.*\//, "") && PAGES.length < 2) {
+      fetched[cid] = false; // of this page's iteration, which has no other page: not there
+      return;
+    }
     fetched[cid] = "loading";
     var f = doc.createElement("iframe");
     f.hidden = true;
@@ -1354,7 +1358,16 @@
     var idx;
     if (dir > 0) idx = cur + 1;
     else idx = cur >= 0 && list[cur].getBoundingClientRect().top < line - 4 && list[cur] !== (lastStep && lastStep.el) ? cur : cur - 1;
-    if (idx < 0 || idx >= list.length) { toast(dir > 0 ? "last group of this page" : "first group of this page"); return; }
+    if (idx < 0 || idx >= list.length) {
+      // past this page's groups: the next (or previous) page of this iteration, if any
+      var other = PAGE_NO + (dir > 0 ? 1 : -1);
+      if (other >= 1 && other <= PAGES.length && PAGES[other - 1]) {
+        window.location.href = PAGES[other - 1] + filterHash();
+        return;
+      }
+      toast(dir > 0 ? "last group of this " + (PAGES.length > 1 ? "iteration" : "page") : "first group of this " + (PAGES.length > 1 ? "iteration" : "page"));
+      return;
+    }
     var pick = list[idx];
     target = { kind: "anchor", value: pick.id };
     writeHash(false);

@@ -140,6 +140,28 @@ def test_n_p_move_between_groups(sites, watched):
     clean(watched, site)
 
 
+def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watched):
+    """An update of three pages (7 groups, 3 a page): n past page 1's last group opens
+    page 2 with the filters, p before page 2's first group goes back to page 1, and the
+    last page's last group says it is the update's last."""
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html", "#trained=1")
+    for g in ("g0", "g2"):  # group 1 trained nothing: filtered out
+        watched.page.keyboard.press("n")
+        assert hash_of(watched) == f"#trained=1&at={g}"
+    watched.page.keyboard.press("n")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#trained=1")
+    wait_js(watched, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
+    watched.page.keyboard.press("p")
+    watched.page.wait_for_url("**/train_iteration_000001.html#trained=1")
+    open_page(watched, site, "train_iteration_000001_p3.html")
+    watched.page.keyboard.press("n")
+    watched.page.keyboard.press("n")
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    assert watched.page.inner_text("#rg-toast") == "last group of this iteration"
+    clean(watched, site)
+
+
 def test_help_overlay(sites, watched):
     site = sites["agent"]
     open_page(watched, site, "train_iteration_000003.html")
@@ -618,6 +640,11 @@ def test_compare_link_from_another_browser_loads_the_missing_member(sites, watch
     wait_js(watched, "document.getElementById('rg-cmp-body').textContent.indexOf('not loaded') >= 0", timeout=20)
     watched.page.click("#rg-cmp-body .missing a")
     watched.page.wait_for_url("**/train_iteration_000001.html#compare=1:9:0,2:0:0")
+    # a member of this page's own update, which has no other page, is not looked for again
+    open_page(watched, site, "train_iteration_000002.html", "#compare=2:0:9,2:0:0")
+    watched.page.wait_for_selector("#rg-compare", state="visible")
+    assert "not loaded" in watched.page.inner_text("#rg-cmp-body")
+    assert watched.page.query_selector("iframe") is None
     clean(watched, site)
 
 
