@@ -910,7 +910,12 @@
         var sw = el("span", "rg-swatch");
         sw.style.background = colour;
         item.appendChild(sw);
-        item.appendChild(document.createTextNode(name + " ×"));
+        // in a span of its own, isolated (reportgen.css): a bidi control in a metric's name
+        // must not turn the "×" around
+        var nm = el("span", "rg-name");
+        nm.textContent = name;
+        item.appendChild(nm);
+        item.appendChild(document.createTextNode(" ×"));
         item.addEventListener("click", function () { toggle(name, false); });
         ex.legend.appendChild(item);
       });

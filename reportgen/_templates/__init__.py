@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '85c24c463140404b65844da96eb07334e18206c538558354933fc267cf088c0e',
-    'iteration.html': 'cfb1371351814d9dd282c4d0ba2b38efe722bb7e6eefc2ccc232f9292cd0971b',
+    'iteration.html': 'b63c577a27590ab48ff979e7601ab3ec34c9850abb4f5bd121990b6d977fdfd3',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
