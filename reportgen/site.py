@@ -187,21 +187,43 @@ def make_env(precompiled: bool = True) -> Environment:
     return env
 
 
+_HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
 def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
+    """(class, line) of each line of a diff: inside a hunk (as many lines as its ``@@``
+    header counts) a line is added, deleted or context by its first character, whatever
+    follows ("--x" is a deleted "-x"); outside, ``diff``, ``---``, ``+++``, ``###`` and
+    ``--`` headers are headers, any other line plain."""
+    old = new = 0  # lines of the open hunk still to come, on each side
     for line in text.split("\n"):
-        if line.startswith("+++") or line.startswith("---"):
-            cls = "file"
-        elif line.startswith("+"):
-            cls = "add"
-        elif line.startswith("-"):
-            cls = "del"
-        elif line.startswith("@@"):
-            cls = "hunk"
-        elif line.startswith("###") or line.startswith("diff "):
-            cls = "file"
+        if old > 0 or new > 0:
+            c = line[:1]
+            if c == "+":
+                new -= 1
+                yield "add", line
+                continue
+            if c == "-":
+                old -= 1
+                yield "del", line
+                continue
+            if c == " " or line == "":
+                old, new = old - 1, new - 1
+                yield "ctx", line
+                continue
+            if c == "\\":  # "\ No newline at end of file"
+                yield "ctx", line
+                continue
+            old = new = 0  # a hunk shorter than its header said: read on as headers
+        m = _HUNK_RE.match(line)
+        if m:
+            old = int(m.group(1)) if m.group(1) is not None else 1
+            new = int(m.group(2)) if m.group(2) is not None else 1
+            yield "hunk", line
+        elif line.startswith(("+++", "---", "diff ", "###", "-- ")):
+            yield "file", line
         else:
-            cls = "ctx"
-        yield cls, line
+            yield "ctx", line
 
 
 # markdown-it-py costs several times the rest of a page: past this size "auto" leaves it off

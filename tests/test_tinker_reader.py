@@ -1080,3 +1080,26 @@ def test_rollout_counts_are_what_the_pages_show(tmp_path):
     from reportgen.site import build
 
     build(str(src), tmp_path / "site")
+
+
+def test_code_diff_lines_are_coloured_by_their_hunk(tmp_path):
+    """code.diff (spec §8): inside a hunk a line is added, deleted or context by its first
+    character, whatever follows ("--x" is a deleted "-x", "++y" an added "+y"); the
+    "-- repo-wide ... --" header is a header, not a deletion."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import build
+
+    src = copy_fixture("arith_sync", tmp_path)
+    (src / "code.diff").write_text(
+        "### repo: /x @ abc\nmodules: tinker_cookbook\n-- repo-wide (vs HEAD, staged+unstaged) --\n"
+        "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1,3 +1,3 @@\n a\n--x\n++y\n c\n"
+        "@@ -10 +10,2 @@\n-old\n+new\n+more\n"
+    )
+    build(str(src), tmp_path / "site")
+    page = BeautifulSoup((tmp_path / "site" / "code_diff.html").read_text(), "html.parser")
+    classes = {s.get_text(): (s.get("class") or [""])[0] for s in page.select("pre span")}
+    assert classes["-- repo-wide (vs HEAD, staged+unstaged) --"] == "file"
+    assert classes["--x"] == "del" and classes["++y"] == "add"
+    assert classes["--- a/f.py"] == "file" and classes["+++ b/f.py"] == "file"
+    assert classes["-old"] == "del" and classes["+more"] == "add"
