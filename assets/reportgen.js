@@ -154,7 +154,7 @@
     var k = cs ? "textCs" : "text";
     if (m[k] === null) {
       // exact texts only (the markdown copy would match twice), plus tool names and arguments
-      m[k] = fold($all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree", m.el)
+      m[k] = fold($all("pre.text, pre.args, .callname, .toolname, .compact, .judge-box pre, .jtree, .log-v", m.el)
         .map(function (e) { return e.textContent; }).join("\n"), cs);
     }
     return m[k];

@@ -692,7 +692,10 @@ def test_structural_holes_are_said(tmp_path):
     index = soup(tmp_path / "site" / "index.html")
     warnings = " ".join(p.get_text(" ", strip=True) for p in index.select(".warning, .warnings li"))
     assert "4 update number(s) are missing from the list" in warnings and ": 7, 11-13." in warnings, warnings
-    assert "2 update(s) were due for texts (update % every == 0) but have no rollouts (a dropped batch): 8, 14." in warnings
+    assert (
+        "2 update(s) were due for texts (update % every == 0) but have no rollouts (a dropped batch): 8, 14."
+        in warnings
+    )
     assert index.select_one("#u8 .due").get_text() == "no texts: dropped"
     assert "every 2" in index.select_one("#u8 .due")["title"]
     assert index.select_one("#u9 .due") is None and index.select_one("#u9 .subtle").get_text() == "no texts"

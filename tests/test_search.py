@@ -216,3 +216,26 @@ def test_match_js_tables_hold_what_python_normalizes():
     assert not (combining | later) - ours["attach"]
     assert not (combining | later | changed) - ours["unstable"]
     assert min(ours["unstable"]) >= 0x300  # an ASCII or Latin-1 text is never read against the table
+
+
+def test_tinker_step_logs_are_searched(tmp_path):
+    """An agent env's step logs (assistant_content, tool calls and results) are what a
+    trajectory says when no logtree attributes a conversation to it: search.html finds
+    them, as the page's own search does (its .log-v and folded logs)."""
+    import shutil
+
+    src = tmp_path / "src"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tinker" / "calc_agent_multiturn", src)
+    for name in ("train_logtree.json", "train.html"):
+        (src / "iteration_000000" / name).unlink()
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(search="on"))
+    rows = [
+        json.loads(line)
+        for line in (src / "iteration_000000" / "train_rollout_summaries.jsonl").read_text().splitlines()
+    ]
+    said = rows[0]["steps"][-1]["logs"]["assistant_content"]
+    items = data_of(site / "train_iteration_000000_search.js", "RG_SEARCH_SHARD")["items"]
+    assert any(said in i[4] for i in items)
+    page = soup(site / "train_iteration_000000.html")
+    assert said in [e.get_text() for e in page.select(".log-v, details.log pre.text")]

@@ -1103,3 +1103,51 @@ def test_code_diff_lines_are_coloured_by_their_hunk(tmp_path):
     assert classes["--x"] == "del" and classes["++y"] == "add"
     assert classes["--- a/f.py"] == "file" and classes["+++ b/f.py"] == "file"
     assert classes["-old"] == "del" and classes["+more"] == "add"
+
+
+def test_a_page_without_a_logtree_exports_the_summaries_in_tinkers_vocabulary(tmp_path):
+    """Without a logtree (async mode, num_groups_to_log=0) the logtree JSON beside the page is
+    made from the rollout summaries: for an agent env their step logs are the only text, so
+    each trajectory's steps go in as tinker details them ("Trajectory {i} Episode", "Turn k",
+    "Step stats", "Step Metrics", "Diagnostics", "Episode totals"), which this reader reads
+    back to the same trajectories; a logged dict is its JSON, not a Python repr."""
+    from reportgen.site import build
+    from reportgen.sources.tinker import _trajectory_sig, group_sections, parse_group_section
+
+    src = copy_fixture("calc_agent_multiturn", tmp_path)
+    it_dir = src / "iteration_000000"
+    (it_dir / "train_logtree.json").unlink()
+    (it_dir / "train.html").unlink()
+    path = it_dir / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["steps"][0]["logs"]["dict_log"] = {"a": [1, 2], "b": "<x>"}
+    rows[0]["trajectory_metrics"] = {"zero_reward_on_limit": 1.0}
+    write_jsonl(path, rows)
+    build(str(src), tmp_path / "site")
+    raw = (tmp_path / "site" / "train_iteration_000000_logtree.json").read_text()
+    doc = json.loads(raw)
+    import html as html_mod
+
+    def strings(n):
+        if isinstance(n, str):
+            yield n
+        elif isinstance(n, dict):
+            for c in n.get("children", []):
+                yield from strings(c)
+
+    shown = [html_mod.unescape(x) for x in strings(doc["root"])]
+    logged = [v.strip() for r in rows for s in r["steps"] for v in s["logs"].values() if isinstance(v, str)]
+    assert logged and all(any(v in x for x in shown) for v in logged)
+    assert "dict_log: " + '{"a":[1,2],"b":"<x>"}' in shown
+    assert "<x>" not in raw and "{'a'" not in raw  # escaped once, as logtree strings are
+    assert "trajectory_metrics/zero_reward_on_limit" in shown
+    # read back: the same trajectories, by their token counts and returns
+    reader, run = scan(src)
+    want = {g.id: sorted(map(_trajectory_sig, g.members), key=repr) for g in reader.load(run.iterations[0]).groups}
+    back = [parse_group_section(s) for s in group_sections(lognode_from_json(doc["root"]))]
+    assert [sorted(map(_trajectory_sig, s.members), key=repr) for s in back] == [want[g] for g in sorted(want)]
+    assert sorted(m.reward for m in back[0].members) == sorted(r["total_reward"] for r in rows if r["group_idx"] == 0)
+    # and the page shows the dict as JSON
+    page = (tmp_path / "site" / "train_iteration_000000.html").read_text()
+    assert "{&#34;a&#34;:[1,2],&#34;b&#34;:&#34;&lt;x&gt;&#34;}" in page or '{"a":[1,2]' in page.replace("&#34;", '"')
+    assert "{&#39;a&#39;" not in page and "{'a'" not in page

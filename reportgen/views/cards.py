@@ -52,6 +52,7 @@ from .text import (
     fold_count,
     fold_summary,
     line_count,
+    log_text,
     num_text,
     pretty_json,
 )
@@ -459,7 +460,8 @@ def _plain_prompt(p: Prompt) -> str | None:
 
 def _kvs(w: Callable[[str], Any], items: Mapping[str, Any]) -> None:
     for k, v in items.items():
-        shown = fmt(v) if isinstance(v, (int, float)) else v  # Jinja's "is number": booleans too
+        # Jinja's "is number": booleans too; a dict or a list as its JSON, never a repr
+        shown = fmt(v) if isinstance(v, (int, float)) else log_text(v)
         w(f'<span class="kv"><span class="k">{esc(k)}</span> {esc(shown)}</span> ')
 
 
@@ -486,7 +488,7 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
         _kvs(w, s.metrics)
         w("</td>\n<td>")
         for k, v in s.logs.items():
-            t = _jinja_str(v)
+            t = log_text(v)
             if line_count(t) > 1 or len(t) > 120:
                 w(
                     f'<details class="log"><summary>{esc(k)} ({line_count(t)} lines)</summary>'
@@ -510,10 +512,6 @@ def _badge_parts(badges: list[tuple[str, str]]) -> tuple[list[str], str, str]:
     names = [t for _, t in badges]
     chips = "".join([f'<span class="chip {cls}">{esc_str(text)}</span>' for cls, text in badges])
     return names, esc_str(LIST_SEP.join(names)), chips
-
-
-def _jinja_str(v: Any) -> str:
-    return v if isinstance(v, str) else str(v)
 
 
 class PageGroups:

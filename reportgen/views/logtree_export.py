@@ -18,7 +18,7 @@ import orjson
 
 from ..model import TOKENS_NONE, Group, GroupOutline, Iteration, Member, Message, Prompt, Run
 from .html import esc_text
-from .text import compact_json, fmt, kept, pretty_json
+from .text import compact_json, fmt, kept, line_count, log_text, pretty_json
 
 # logtree strings are HTML-escaped text: markupsafe's entities, which a browser unescapes as
 # html.escape's; esc_text skips the texts with nothing to escape (most of them here)
@@ -144,8 +144,16 @@ def _state_text(skip_reason: str | None, trained: bool | None) -> str:
     return "unknown execution" if trained is None else ("trained" if trained else "not trained")
 
 
-def _members_table(members: list[Member]) -> dict[str, Any]:
-    """One tab-separated text table per group (a row per member): cheap, and readable in any logtree viewer."""
+def _members_table(members: list[Member], tinker: bool = False) -> dict[str, Any]:
+    """One tab-separated text table per group (a row per member): cheap, and readable in any
+    logtree viewer. tinker's trajectories have no advantage nor training state."""
+    if tinker:
+        rows = ["member\treward\ttokens\ttruncated"]
+        rows += [
+            f"{m.member}\t{fmt(m.reward)}\t{'–' if m.tokens is None else m.tokens}\t{'yes' if m.truncated else 'no'}"
+            for m in members
+        ]
+        return _node("pre", "lt-details-body", [_esc("\n".join(rows))])
     rows = ["member\treward\tadvantage\ttokens\ttruncated\tstate"]
     rows += [
         f"{m.member}\t{fmt(m.reward)}\t{fmt(m.advantage)}\t{'–' if m.tokens is None else m.tokens}\t"
@@ -289,16 +297,88 @@ def _member_nodes(members: list[Member], fragments: bool) -> list[Any]:
     return out
 
 
-def _group_section(g: Group, fragments: bool, members: bool = True) -> dict[str, Any]:
+def _group_section(g: Group, fragments: bool, members: bool = True, tinker: bool = False) -> dict[str, Any]:
     """One group as a logtree section: its members table, then a conversation node per member
-    (``members=False``: the table alone, for group_parts to add the members in slices)."""
+    (``members=False``: the table alone, for group_parts to add the members in slices), and for
+    tinker the trajectories' steps as tinker details them (``_trajectory_details``)."""
+    caption = "Members" if not tinker else _esc(f"Members of {_group_title(g.id, '').lower()}")
     body: list[Any] = [
-        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": ["Members"]},
-        _members_table(g.members),
+        {"tag": "div", "attrs": {"class": "lt-table-caption"}, "children": [caption]},
+        _members_table(g.members, tinker),
     ]
     if members:
         body += _member_nodes(g.members, fragments)
+    if tinker:
+        # titled as tinker titles a group's section, so that its readers find it (spec §7.2)
+        body += _trajectory_details(g.members)
+        return _section("Group Rollout", 2, body)
     return _section(_group_title(g.id, g.prompt.key if g.prompt else ""), 2, body)
+
+
+def _number_text(v: Any) -> str:
+    """A number as tinker's tables print it (``str()``: the shortest round-trip form), a dash
+    for none."""
+    if v is None:
+        return "–"
+    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else _esc(log_text(v))
+
+
+def _trajectory_details(members: list[Member]) -> list[dict[str, Any]]:
+    """tinker's "Trajectory Details" (spec §7.2) of trajectories read from rollout summaries,
+    for a page with no logtree of its own (async mode, ``num_groups_to_log=0``, an unreadable
+    logtree): each step's stats, metrics and logs, and the episode totals, in the vocabulary
+    tinker writes and ``sources.tinker`` reads; with the facts only summaries give (tags, the
+    sampling step, the trajectory metrics)."""
+    episodes: list[Any] = []
+    for m in members:
+        if not m.steps:
+            continue
+        details: list[Any] = []
+        for k, s in enumerate(m.steps, 1):
+            body = _table(
+                "Step stats",
+                [
+                    ("ob_len", _number_text(s.ob_len)),
+                    ("ac_len", _number_text(s.ac_len)),
+                    ("step_reward", _number_text(s.reward)),
+                ],
+            )
+            if s.metrics:
+                rows = [(_esc(str(key)), _number_text(v)) for key, v in s.metrics.items()]
+                body.append(_section("Step Metrics", 6, _table("Metrics emitted by env.step", rows)))
+            if s.logs:
+                diagnostics: list[Any] = []
+                for key, v in s.logs.items():
+                    t = log_text(v)
+                    if line_count(t) > 1 or len(t) > 120:
+                        diagnostics.append(_details(str(key), _esc(t)))
+                    else:
+                        diagnostics.append(_node("p", "lt-p", [_esc(f"{key}: {t}")]))
+                body.append(_section("Diagnostics", 6, diagnostics))
+            details.append(_section(f"Turn {k}", 6, body))
+        step_rewards = [s.reward for s in m.steps if s.reward is not None]
+        details += _table(
+            "Episode totals",
+            [
+                ("num_turns", str(len(m.steps))),
+                ("final_ob_len", _number_text(m.final_ob_len)),
+                ("sum_step_rewards", _number_text(sum(step_rewards)) if step_rewards else "–"),
+                ("final_group_reward", _number_text(m.final_reward)),
+                ("total_return", _number_text(m.reward)),
+            ],
+        )
+        facts: list[tuple[str, str]] = []
+        if m.tags:
+            facts.append(("tags", _esc(", ".join(map(str, m.tags)))))
+        if m.sampling_step is not None:
+            facts.append(("sampling_client_step", str(m.sampling_step)))
+        facts += [
+            (_esc(f"trajectory_metrics/{key}"), _number_text(v)) for key, v in (m.trajectory_metrics or {}).items()
+        ]
+        if facts:
+            details += _table("Trajectory facts (rollout summaries)", facts)
+        episodes.append(_section(f"Trajectory {m.member} Episode", 4, [_section("Episode Details", 5, details)]))
+    return [_section("Trajectory Details", 3, episodes)] if episodes else []
 
 
 def _group_title(gid: int | None, key: str) -> str:
@@ -321,10 +401,13 @@ MEMBERS_PER_SLICE = 1024
 _SECTION_END = b"]}]}"  # the section's body, its div, its children and the section close
 
 
-def group_parts(g: Group) -> Iterator[bytes]:
+def group_parts(g: Group, tinker: bool = False) -> Iterator[bytes]:
     """The bytes of one group's section, in one piece, or a slice of its members at a time for
     a group larger than MEMBERS_PER_SLICE: the same bytes either way."""
     members = g.members
+    if tinker:  # a tinker group is a few trajectories, each with its details after them
+        yield _dumps(_group_section(g, True, tinker=True), partial(_group_section, g, False, True, True))
+        return
     if len(members) <= MEMBERS_PER_SLICE:
         yield _dumps(_group_section(g, True), partial(_group_section, g, False))
         return
@@ -389,7 +472,8 @@ def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) ->
     conversation (prompt included), as tinker logs a trajectory, with the
     member's number, reward, advantage, tokens and training state beside it.
     """
-    return _document(it, page, [_group_section(g, fragments) for g in it.groups], run.format)
+    tinker = run.format == "tinker"
+    return _document(it, page, [_group_section(g, fragments, tinker=tinker) for g in it.groups], run.format)
 
 
 def _dumps(value: Any, plain: Callable[[], Any]) -> bytes:
@@ -416,9 +500,10 @@ def logtree_parts(run: Run, it: Iteration, page: str) -> Iterator[bytes]:
     """The logtree JSON file content, a group at a time: the bytes of logtree_dict's document
     without holding its whole tree, nor its whole text, for an update of thousands of groups."""
     yield logtree_head(run, it, page)
+    tinker = run.format == "tinker"
     for g in it.groups:
         yield b","
-        yield from group_parts(g)
+        yield from group_parts(g, tinker)
     yield LOGTREE_END
 
 

@@ -18,7 +18,7 @@ import orjson
 
 from ..model import Group, Member, Message, Prompt
 from .iteration import group_anchor, member_anchor
-from .text import pretty_json
+from .text import log_text, pretty_json
 
 INDEX_FILE = "search_index.js"
 
@@ -57,8 +57,11 @@ def _prompt_text(p: Prompt) -> str:
 def _member_text(m: Member) -> str:
     """A member's texts as its card shows them, so that search.html finds what a page's own
     search finds there: tool call arguments as the card prints them (a string as it is,
-    other values as indented JSON), tool names, the judge's explanation, the metadata."""
+    other values as indented JSON), tool names, tinker's step logs, the judge's explanation,
+    the metadata."""
     parts = [m.completion] if m.completion is not None else _messages_parts(m.messages or ())
+    for s in m.steps:  # tinker: what the env logged at each step (an agent env's only text)
+        parts.extend(log_text(v) for v in s.logs.values())
     if m.judge_explanation:
         parts.append(m.judge_explanation)
     if m.metadata is not None:
@@ -87,7 +90,7 @@ def shard_items(groups: Sequence[Group], page: int) -> list[list[Any]]:
             # PPO: each member its own prompt; a member of a group says the group's again
             if mp is not None and mp.messages and (g.prompt is None or mp.key != g.prompt.key):
                 items.append([page, ma, f"{who} · prompt", None, _prompt_text(mp)])
-            if m.completion is None and not m.messages:
+            if m.completion is None and not m.messages and not any(s.logs for s in m.steps):
                 continue
             r = m.reward
             items.append([page, ma, who, r if r is not None and math.isfinite(r) else None, _member_text(m)])

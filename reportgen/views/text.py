@@ -229,6 +229,17 @@ def pretty_json(value: Any) -> str:
     return out.decode()
 
 
+def log_text(value: Any) -> str:
+    """A logged value as text: a string as it is, a number as Python prints it (tinker's
+    ``str()``), anything else (a dict, a list, true, null) as its compact JSON, never as a
+    Python repr."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return compact_json(value)
+
+
 def compact_json(value: Any) -> str:
     """orjson's compact JSON of any value, never failing (integers past 64 bits, depth past 255)."""
     try:

@@ -915,7 +915,9 @@ def test_printing_shows_every_text_in_full(tmp_path, browser):
     o.batch(
         *[o.prompt(f"p:{g}", f"question {g}") for g in range(6)],
         *[
-            o.rollout(1, g, m, "\n".join(f"line {i} of g{g}m{m}" for i in range(40)) + f"\nEND g{g}m{m}", prompt=f"p:{g}")
+            o.rollout(
+                1, g, m, "\n".join(f"line {i} of g{g}m{m}" for i in range(40)) + f"\nEND g{g}m{m}", prompt=f"p:{g}"
+            )
             for g in range(6)
             for m in range(2)
         ],
