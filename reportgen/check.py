@@ -321,6 +321,8 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
 # the warning of model.MetricTable.left_out_warning: a limit of the site, a note
 _METRIC_NAMES_BOUND = "distinct metric names:"
 _STRUCTURAL_HOLES = ("are missing from the list", "were due for texts")
+# tinker metrics that are not numbers: nothing makes them numbers (spec §3), what the run logged
+_NOT_NUMBERS = "are not numbers (strings, booleans"
 
 
 def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -> None:
@@ -348,6 +350,7 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
             w.startswith(("evaluator file label", "run resumed at step"))
             or _BOTH_LAYOUTS in w
             or _METRIC_NAMES_BOUND in w
+            or _NOT_NUMBERS in w
         ):
             # facts about the layout, not problems: what build says, without a failing exit
             report.notes.append(shown_text(w))

@@ -1151,3 +1151,24 @@ def test_a_page_without_a_logtree_exports_the_summaries_in_tinkers_vocabulary(tm
     page = (tmp_path / "site" / "train_iteration_000000.html").read_text()
     assert "{&#34;a&#34;:[1,2],&#34;b&#34;:&#34;&lt;x&gt;&#34;}" in page or '{"a":[1,2]' in page.replace("&#34;", '"')
     assert "{&#39;a&#39;" not in page and "{'a'" not in page
+
+
+def test_metric_values_that_are_not_numbers_are_said(tmp_path):
+    """Nothing makes a metric a number (spec §3): a string, a boolean, a list cannot be
+    charted; the build says which (file and line), check lists it as a note."""
+    from reportgen.check import check
+
+    src = copy_fixture("arith_sync", tmp_path)
+    rows = [json.loads(line) for line in (src / "metrics.jsonl").read_text().splitlines()]
+    rows[1]["custom/str"] = "hello"
+    rows[2]["custom/bool"] = True
+    rows[2]["custom/str"] = "0.5"
+    write_jsonl(src / "metrics.jsonl", rows)
+    _, run = scan(src)
+    said = [w for w in run.warnings if "are not numbers" in w]
+    assert len(said) == 1 and "3 value(s) of 2 metric(s)" in said[0]
+    assert "'custom/str' (line 2)" in said[0] and "'custom/bool' (line 3)" in said[0]
+    assert "custom/str" not in run.metrics.columns
+    report = check(str(src))
+    assert not any("are not numbers" in p.message for p in report.problems)
+    assert any("are not numbers" in n for n in report.notes)

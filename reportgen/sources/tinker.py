@@ -355,6 +355,7 @@ class TinkerReader:
         train_steps: set[int] = set()
         last_train_step = -1
         since_train: set[int] = set()  # steps of the rows read since the last training row
+        not_numbers: dict[str, list[int]] = {}  # metric -> lines whose value is no number
         nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
         for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
             if not isinstance(row, dict):
@@ -401,9 +402,21 @@ class TinkerReader:
                     table.set(i, key, num)
                     if math.isnan(num):
                         nonfinite.setdefault(key, []).append(lineno)
+                elif value is not None:
+                    # nothing makes a metric a number (spec §3): a string, a boolean or a
+                    # list cannot be charted; said, not dropped unseen
+                    not_numbers.setdefault(key, []).append(lineno)
         said = table.left_out_warning()
         if said:
             run.warnings.append(said)
+        if not_numbers:
+            where = self.storage.display("metrics.jsonl")
+            first = sorted(not_numbers.items(), key=lambda kv: kv[1][0])
+            shown = ", ".join(f"{k!r} (line {lines[0]})" for k, lines in first[:5]) + (" …" if len(first) > 5 else "")
+            run.warnings.append(
+                f"{where}: {sum(map(len, not_numbers.values())):,} value(s) of {len(not_numbers):,} metric(s) are not "
+                f"numbers (strings, booleans, lists, objects) and are left out of the charts and downloads: {shown}"
+            )
         if unstepped:
             run.info["unstepped_metrics"] = unstepped
         if nonfinite:
