@@ -536,7 +536,9 @@ def test_an_unreadable_logtree_costs_its_page_the_logtree_only(tmp_path, torn):
         assert any("iteration_000001/train_logtree.json" in w for w in result.warnings)
         page = BeautifulSoup((out / "train_iteration_000001.html").read_text(), "html.parser")
         said = [p.get_text() for p in page.select("p.warning")]
-        assert any("train_logtree.json: bad logtree JSON" in w and "summaries only" in w for w in said)
+        assert any(
+            re.search(r"train_logtree\.json(:\d+:\d+)?: bad logtree JSON", w) and "summaries only" in w for w in said
+        )
         assert len(page.select("article.member")) == 24
         json.loads((out / "train_iteration_000001_logtree.json").read_text())
         assert (out / "train_iteration_000002.html").exists()
@@ -1172,3 +1174,31 @@ def test_metric_values_that_are_not_numbers_are_said(tmp_path):
     report = check(str(src))
     assert not any("are not numbers" in p.message for p in report.problems)
     assert any("are not numbers" in n for n in report.notes)
+
+
+def test_timing_spans_become_metrics_and_bad_lines_are_said(tmp_path):
+    """timing_spans.jsonl (spec §8) is shown: each step's span seconds summed by name, as
+    metrics timing_spans/<name>. A line that is not an object in it or in
+    checkpoints.jsonl is said with its line; a bad config.json or logtree is said with its
+    line and column, and code.diff's invalid UTF-8 with its first line."""
+    src = copy_fixture("arith_sync", tmp_path)
+    spans = [json.loads(line) for line in (src / "timing_spans.jsonl").read_text().splitlines()]
+    want: dict[str, float] = {}
+    for sp in spans[0]["spans"]:
+        want[sp["name"]] = want.get(sp["name"], 0.0) + sp["duration"]
+    with open(src / "timing_spans.jsonl", "a") as f:
+        f.write('"not an object"\n')
+    with open(src / "checkpoints.jsonl", "a") as f:
+        f.write("[1, 2]\n")
+    (src / "config.json").write_text('{\n  "a": 1,\n  "b": \n}\n')
+    (src / "code.diff").write_bytes(b"### repo\nline two\nbad \xff byte\n")
+    _, run = scan(src)
+    for name, seconds in want.items():
+        assert run.metrics.get(spans[0]["step"], f"timing_spans/{name}") == pytest.approx(seconds)
+    said = "\n".join(run.warnings)
+    n_spans = len(spans) + 1
+    assert f"timing_spans.jsonl:{n_spans}: not an object; skipped" in said
+    n_ckpt = len((src / "checkpoints.jsonl").read_text().splitlines())
+    assert f"checkpoints.jsonl:{n_ckpt}: not an object; skipped" in said
+    assert "config.json:4:1: not valid JSON" in said
+    assert "code.diff:3: invalid UTF-8 replaced by U+FFFD" in said

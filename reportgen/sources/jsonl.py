@@ -20,7 +20,12 @@ from ..storage import shown_text
 
 
 class LineError(ValueError):
-    """A line that is not JSON at all."""
+    """A line that is not JSON at all; ``where`` is ``":line:column"`` of the fault, when known
+    (a whole document's, such as config.json or a logtree)."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 _DEEP_LIMIT = 20_000
@@ -49,6 +54,8 @@ def parse_line(raw: bytes, deep: bool = False) -> tuple[Any, bool]:
         sys.setrecursionlimit(max(limit, _DEEP_LIMIT))
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            raise LineError(exc.msg, f":{exc.lineno}:{exc.colno}") from exc
         raise LineError(str(exc).split(":")[0] if not isinstance(exc, RecursionError) else TOO_DEEP) from exc
     finally:
         sys.setrecursionlimit(limit)

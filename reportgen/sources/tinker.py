@@ -269,7 +269,13 @@ class TinkerReader:
             text, replaced = st.read_text("code.diff")
             run.code_diff = text
             if replaced:
-                run.warnings.append(f"{st.display('code.diff')}: invalid UTF-8 replaced")
+                raw = st.read_bytes("code.diff")
+                try:
+                    raw.decode("utf-8")
+                    where = ""
+                except UnicodeDecodeError as exc:  # the first bad byte's line
+                    where = ":" + str(raw.count(b"\n", 0, exc.start) + 1)
+                run.warnings.append(f"{st.display('code.diff')}{where}: invalid UTF-8 replaced by U+FFFD")
         if "timing_spans.jsonl" in name_set:
             self._read_timing(run)
         self._discover_iterations(run, names, train_steps)
@@ -290,7 +296,8 @@ class TinkerReader:
         try:
             cfg = _loads(st.read_bytes("config.json"), replaced)
         except ValueError as exc:
-            run.warnings.append(f"{st.display('config.json')}: not valid JSON ({exc}); ignored")
+            where = getattr(exc, "where", "")  # ":line:column" of the fault
+            run.warnings.append(f"{st.display('config.json')}{where}: not valid JSON ({exc}); ignored")
             return
         if replaced[0]:
             run.warnings.append(_utf8_note(st.display("config.json"), replaced[0]))
@@ -446,8 +453,9 @@ class TinkerReader:
             run.info["resumed_at"] = [s["resumed_at"] for s in run.segments]
 
     def _read_checkpoints(self, run: Run) -> None:
-        for _, rec in self._iter_jsonl("checkpoints.jsonl", run.warnings):
+        for lineno, rec in self._iter_jsonl("checkpoints.jsonl", run.warnings):
             if not isinstance(rec, dict):
+                run.warnings.append(f"{self.storage.display('checkpoints.jsonl')}:{lineno}: not an object; skipped")
                 continue
             known = ("name", "batch", "state_path", "sampler_path", "rolling", "final")
             name = text_of(rec.get("name", ""))
@@ -464,12 +472,29 @@ class TinkerReader:
             )
 
     def _read_timing(self, run: Run) -> None:
-        for _, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings):
-            if isinstance(rec, dict):
-                step = _int(rec.get("step"))
-                spans = rec.get("spans")
-                if step is not None and isinstance(spans, list):
-                    run.timing[step] = [s for s in spans if isinstance(s, dict)]
+        """timing_spans.jsonl (spec §8): each step's spans, and their seconds summed by name as
+        metrics ``timing_spans/<name>`` (the explorer and the downloads show them), the last
+        line of a step winning (a resume does not truncate this file, spec §9)."""
+        for lineno, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings):
+            if not isinstance(rec, dict):
+                run.warnings.append(f"{self.storage.display('timing_spans.jsonl')}:{lineno}: not an object; skipped")
+                continue
+            step = _int(rec.get("step"))
+            spans = rec.get("spans")
+            if step is not None and isinstance(spans, list):
+                run.timing[step] = [s for s in spans if isinstance(s, dict)]
+        table = run.metrics
+        for step, spans in sorted(run.timing.items()):
+            if table.row_of(step) is None:
+                continue  # a step with no metrics row (a dead attempt's): no row of its own
+            totals: dict[str, float] = {}
+            for sp in spans:
+                name, seconds = sp.get("name"), _finite(sp.get("duration"))
+                if isinstance(name, str) and seconds is not None:
+                    totals[name] = totals.get(name, 0.0) + seconds
+            row = table.row_for(step)
+            for name, seconds in totals.items():
+                table.set(row, f"timing_spans/{name}", seconds)
 
     # ------------------------------------------------------------ iterations
     def _discover_iterations(self, run: Run, names: list[str], train_steps: set[int]) -> None:
@@ -722,7 +747,7 @@ class TinkerReader:
             doc = _loads(raw, replaced, deep=True)
         except (ValueError, RecursionError) as exc:
             msg = "logtree nested too deeply" if isinstance(exc, RecursionError) else f"bad logtree JSON: {exc}"
-            raise InputError(msg, self.storage.display(rel)) from exc
+            raise InputError(msg, self.storage.display(rel) + getattr(exc, "where", "")) from exc
         if replaced[0] and warnings is not None:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
         if not isinstance(doc, dict):
