@@ -1202,3 +1202,19 @@ def test_timing_spans_become_metrics_and_bad_lines_are_said(tmp_path):
     assert f"checkpoints.jsonl:{n_ckpt}: not an object; skipped" in said
     assert "config.json:4:1: not valid JSON" in said
     assert "code.diff:3: invalid UTF-8 replaced by U+FFFD" in said
+
+
+def test_a_summary_line_of_another_step_or_split_is_said(tmp_path):
+    """A rollout-summaries line whose iteration or split is not its file's is read as the
+    file's, and said once, with its line."""
+    src = copy_fixture("arith_sync", tmp_path)
+    path = src / "iteration_000001" / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[3]["iteration"] = 99
+    rows[5]["split"] = "eval/other"
+    write_jsonl(path, rows)
+    reader, run = scan(src)
+    it = reader.load(run.iterations[1])
+    said = [w for w in it.warnings if "is not this file's" in w]
+    assert len(said) == 1 and "train_rollout_summaries.jsonl:4: iteration 99, split 'train'" in said[0]
+    assert sum(len(g.members) for g in it.groups) == len(rows)

@@ -732,7 +732,7 @@ class TinkerReader:
                     ref.notes.append("the logtree ends with an exception")
         by_group: dict[int, list[Member]] = {}
         if loc.get("summaries"):
-            by_group = self._read_summaries(loc["summaries"], it.warnings)
+            by_group = self._read_summaries(loc["summaries"], it.warnings, ref)
         sections = [parse_group_section(s) for s in group_sections(root)] if root is not None else []
         it.groups = build_groups(by_group, sections, it.warnings, have_summaries=bool(loc.get("summaries")))
         ref.groups = len(it.groups)
@@ -769,13 +769,30 @@ class TinkerReader:
         self._html_doc = (rel, doc)  # logtree_bytes() exports it next, without parsing again
         return doc
 
-    def _read_summaries(self, rel: str, warnings: list[str]) -> dict[int, list[Member]]:
+    def _read_summaries(
+        self, rel: str, warnings: list[str], ref: IterationRef | None = None
+    ) -> dict[int, list[Member]]:
         by_group: dict[int, list[Member]] = {}
-        said_version = False
+        said_version = said_other = False
         for lineno, rec in self._iter_jsonl(rel, warnings):
             if not isinstance(rec, dict):
                 warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
                 continue
+            if ref is not None and not said_other:
+                # the file is the step's and split's (spec §6): a line saying otherwise is
+                # read as the file's, and said once
+                it_n, split = rec.get("iteration"), rec.get("split")
+                other_step = it_n is not None and _int(it_n) != ref.number
+                other_split = isinstance(split, str) and (
+                    split != "train" if ref.kind == "train" else not split.startswith("eval/")
+                )
+                if other_step or other_split:
+                    said_other = True
+                    warnings.append(
+                        f"{self.storage.display(rel)}:{lineno}: iteration {brief(it_n)}, split {brief(split)} is not "
+                        f"this file's (step {ref.number}, {'train' if ref.kind == 'train' else 'an evaluator'}); "
+                        "read as this file's"
+                    )
             v = rec.get("schema_version", 1)
             if not said_version and (isinstance(v, bool) or v not in SUMMARY_VERSIONS):
                 said_version = True
