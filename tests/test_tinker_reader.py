@@ -1218,3 +1218,33 @@ def test_a_summary_line_of_another_step_or_split_is_said(tmp_path):
     said = [w for w in it.warnings if "is not this file's" in w]
     assert len(said) == 1 and "train_rollout_summaries.jsonl:4: iteration 99, split 'train'" in said[0]
     assert sum(len(g.members) for g in it.groups) == len(rows)
+
+
+def test_every_relative_link_and_anchor_of_a_tinker_site_resolves(tmp_path):
+    """Every page's relative links reach a file of the site, and their #anchors an id in it
+    (an evaluator page's "all iterations" leads to its row of the index)."""
+    from urllib.parse import unquote, urlsplit
+
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import build
+
+    site = tmp_path / "site"
+    build(str(FIX / "arith_sync"), site)
+    ids: dict[str, set[str]] = {}
+    pages = sorted(site.glob("*.html"))
+    for p in pages:
+        ids[p.name] = {e["id"] for e in BeautifulSoup(p.read_text(), "html.parser").select("[id]")}
+    for p in pages:
+        for a in BeautifulSoup(p.read_text(), "html.parser").select("a[href]"):
+            u = urlsplit(a["href"])
+            if u.scheme or u.netloc:
+                continue
+            target = unquote(u.path) or p.name
+            assert (site / target).exists(), (p.name, a["href"])
+            if u.fragment and "=" not in u.fragment and target.endswith(".html"):
+                assert unquote(u.fragment) in ids[target], (p.name, a["href"])
+    assert any(
+        a["href"] == "index.html#ev-test-0"
+        for a in BeautifulSoup((site / "eval_test_iteration_000000.html").read_text(), "html.parser").select("a")
+    )

@@ -129,6 +129,12 @@ def block_actions(context, missing=missing):
         pass
         yield '#u'
         yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'number'))
+    else:
+        pass
+        yield '#ev-'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'label'))
+        yield '-'
+        yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'number'))
     yield '">all '
     yield escape(('updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iterations'))
     yield '</a>\n'
@@ -427,4 +433,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=135&20=138&21=186&23=210&25=212&26=218&27=222&28=228&29=242&30=250&32=252&34=255&37=267&38=275&41=283&43=286&44=288&45=306&47=312&51=315&54=321&56=325&63=329&70=332&71=346&72=360&76=374&78=378&83=382&94=387&96=389&99=396&105=398&106=400&109=402&99=405&125=414'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=192&23=216&25=218&26=224&27=228&28=234&29=248&30=256&32=258&34=261&37=273&38=281&41=289&43=292&44=294&45=312&47=318&51=321&54=327&56=331&63=335&70=338&71=352&72=366&76=380&78=384&83=388&94=393&96=395&99=402&105=404&106=406&109=408&99=411&125=420'

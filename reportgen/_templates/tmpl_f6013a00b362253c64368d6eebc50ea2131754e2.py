@@ -315,7 +315,9 @@ def block_main(context, missing=missing):
     for l_1_ev in (undefined(name='evals') if l_0_evals is missing else l_0_evals):
         _loop_vars = {}
         pass
-        yield '\n<section class="evals">\n  <h2>Evaluator <code>'
+        yield '\n<section class="evals" id="ev-'
+        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield '">\n  <h2>Evaluator <code>'
         yield escape(environment.getattr(l_1_ev, 'label'))
         yield '</code>'
         if (environment.getattr(l_1_ev, 'prefix') and (environment.getattr(l_1_ev, 'prefix') != environment.getattr(l_1_ev, 'label'))):
@@ -335,7 +337,11 @@ def block_main(context, missing=missing):
         for (l_2_r, l_2_vals) in environment.getattr(l_1_ev, 'rows'):
             _loop_vars = {}
             pass
-            yield '\n    <tr><td>'
+            yield '\n    <tr id="ev-'
+            yield escape(environment.getattr(l_1_ev, 'label'))
+            yield '-'
+            yield escape(environment.getattr(l_2_r, 'number'))
+            yield '"><td>'
             yield escape(environment.getattr(l_2_r, 'number'))
             yield '</td>'
             for l_3_v in l_2_vals:
@@ -474,4 +480,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&59=246&60=250&61=258&62=266&63=279&71=293&72=297&75=299&76=305&78=313&84=315&86=319&89=327&91=335&92=339&100=362&107=365&108=369&109=375&110=379&118=392&126=395&127=399&135=414&137=417&140=420&40=427&142=451&144=469'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&59=246&60=250&61=258&62=266&63=279&71=293&72=297&75=299&76=305&78=313&84=315&85=319&86=321&89=329&91=337&92=341&100=368&107=371&108=375&109=381&110=385&118=398&126=401&127=405&135=420&137=423&140=426&40=433&142=457&144=475'
