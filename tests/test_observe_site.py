@@ -704,3 +704,28 @@ def test_structural_holes_are_said(tmp_path):
     assert report.problems == []
     said = " ".join(report.notes)
     assert "missing from the list" in said and "due for texts" in said
+
+
+def test_the_older_writers_feed_manifest_counts_dropped_batches(tmp_path):
+    """observe-spec §1.2, §5.1: the older writer's feed/manifest.js says how many batches its
+    latest segment dropped; read as JSON text (never run), it joins the warning. Anything
+    else in that file is left alone."""
+    from reportgen.check import check
+
+    o = Obs().run("grpo", every=None)
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "a"))
+    o.batch(o.update(1))
+    src = o.write(tmp_path / "src")
+    (src / "feed").mkdir()
+    manifest = src / "feed" / "manifest.js"
+    manifest.write_text(
+        'RG_FEED.manifest({"chunks":3,"dropped_batches":2,"generation":1,"segment":0,"updated_at":"t"});\n'
+    )
+    build(str(src), tmp_path / "site")
+    index = soup(tmp_path / "site" / "index.html")
+    assert "2 export batch(es) were dropped" in index.get_text(" ")
+    assert any("2 export batch(es) were dropped" in p.message for p in check(str(src)).problems)
+    for text in ("RG_FEED.manifest(alert(1));\n", "not a manifest", 'RG_FEED.manifest({"dropped_batches":"2"});\n'):
+        manifest.write_text(text)
+        build(str(src), tmp_path / "site2")
+        assert "were dropped" not in soup(tmp_path / "site2" / "index.html").get_text(" ")

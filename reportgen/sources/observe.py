@@ -26,6 +26,7 @@ import io
 import math
 import multiprocessing
 import os
+import posixpath
 import sys
 from array import array
 from bisect import bisect_right
@@ -1318,6 +1319,10 @@ class ObserveReader:
                     index[key_names[i]] = [n]
                 else:
                     numbers.append(n)
+        feed = self._feed_dropped()
+        if feed is not None and feed[0] in active:
+            # the older writer's manifest counts the drops of its latest segment too (§1.2)
+            dropped_by_seg[feed[0]] = max(dropped_by_seg.get(feed[0], 0.0), float(feed[1]))
         run.dropped_batches = int(sum(dropped_by_seg.values()))
         if run.dropped_batches:
             detail = ", ".join(f"segment {s}: {int(v)}" for s, v in sorted(dropped_by_seg.items()) if v)
@@ -1348,6 +1353,31 @@ class ObserveReader:
         hidden = sum(1 for k in self._updates if k[0] not in active)
         if superseded > 0 or hidden:
             run.info["hidden_updates"] = superseded + hidden
+
+    def _feed_dropped(self) -> tuple[int, int] | None:
+        """(segment, dropped batches) of the older writer's ``feed/manifest.js`` beside the
+        export (spec §5.1: ``RG_FEED.manifest(<json>);``), or None. Read as JSON text, never run;
+        a manifest that is not one is not the writer's, and is left alone."""
+        rel = posixpath.join(posixpath.dirname(self.file), "feed", "manifest.js")
+        try:
+            if not self.storage.is_file(rel) or self.storage.size(rel) > 1 << 20:
+                return None
+            text = self.storage.read_bytes(rel).decode("utf-8").strip()
+        except (OSError, InputError, UnicodeDecodeError):
+            return None
+        head, tail = "RG_FEED.manifest(", ");"
+        if not (text.startswith(head) and text.endswith(tail)):
+            return None
+        try:
+            manifest = orjson.loads(text[len(head) : -len(tail)])
+        except orjson.JSONDecodeError:
+            return None
+        if not isinstance(manifest, dict):
+            return None
+        seg, dropped = int_or_none(manifest.get("segment")), int_or_none(manifest.get("dropped_batches"))
+        if seg is None or dropped is None or dropped <= 0:
+            return None
+        return seg, dropped
 
     # ------------------------------------------------------------------ load
     def _read_pieces(self, span: tuple[int, int]) -> Iterator[bytes]:
