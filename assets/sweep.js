@@ -30,9 +30,9 @@
     return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
   }
 
-  function sortBy(th) {
+  function sortBy(th, wanted) {
     var col = th.cellIndex;
-    var dir = th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending";
+    var dir = wanted || (th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending");
     Array.prototype.forEach.call(th.parentNode.cells, function (c) { c.setAttribute("aria-sort", "none"); });
     th.setAttribute("aria-sort", dir);
     var sign = dir === "ascending" ? 1 : -1;
@@ -48,7 +48,7 @@
   if (table) {
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
       var b = th.querySelector("button");
-      if (b) b.addEventListener("click", function () { sortBy(th); });
+      if (b) b.addEventListener("click", function () { sortBy(th); writeState(); });
     });
   }
 
@@ -80,9 +80,47 @@
     return shown;
   }
 
+  // ------------------------------------------------------------ table: state in the address
+  // filter, status, format and sort live in the hash (#q=grpo&sort=3:descending): Back from a
+  // run comes back to the table as it was left, and a link shares it
+  function readState() {
+    var p = Object.create(null);
+    window.location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+      if (!kv) return;
+      var i = kv.indexOf("=");
+      try {
+        p[decodeURIComponent(i < 0 ? kv : kv.slice(0, i))] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1));
+      } catch (e) { /* a malformed escape: that part is ignored */ }
+    });
+    return p;
+  }
+  function writeState() {
+    var parts = [];
+    if (filterInput && filterInput.value) parts.push("q=" + encodeURIComponent(filterInput.value));
+    if (statusSel && statusSel.value) parts.push("status=" + encodeURIComponent(statusSel.value));
+    if (formatSel && formatSel.value) parts.push("format=" + encodeURIComponent(formatSel.value));
+    var th = table && table.tHead.querySelector("th[aria-sort=ascending], th[aria-sort=descending]");
+    if (th) parts.push("sort=" + th.cellIndex + ":" + th.getAttribute("aria-sort"));
+    var h = parts.length ? "#" + parts.join("&") : "";
+    var base = window.location.href.replace(/#.*$/, "");
+    if (base + h !== window.location.href) {
+      try { history.replaceState(null, "", base + h); } catch (e) { /* some file:// setups refuse it */ }
+    }
+  }
+  (function applyState() {
+    var p = readState();
+    if (filterInput && p.q !== undefined) filterInput.value = p.q;
+    if (statusSel && p.status !== undefined) statusSel.value = p.status;
+    if (formatSel && p.format !== undefined) formatSel.value = p.format;
+    var m = /^(\d+):(ascending|descending)$/.exec(p.sort || "");
+    var th = m && table ? table.tHead.rows[0].cells[parseInt(m[1], 10)] : null;
+    if (th && th.querySelector("button")) sortBy(th, m[2]);
+  })();
+
   var inTable = shownRuns();
 
   function refilter() {
+    writeState();
     inTable = shownRuns();
     Array.prototype.forEach.call(document.querySelectorAll(".sw-key"), function (b) {
       b.classList.toggle("filtered", !inTable[b.getAttribute("data-run")]);

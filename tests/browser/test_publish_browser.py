@@ -208,6 +208,17 @@ def test_sweep_legend_and_filter(server, watched):
     watched.page.click("#sw-table th:nth-child(1) button")
     again = watched.page.eval_on_selector_all("#sw-table tbody tr", "rs => rs.map(r => r.dataset.run)")
     assert first == sorted(first) and again == first[::-1]
+    # the filter and the sort are in the address: Back from a run finds the table as it was
+    watched.page.fill("#sw-filter", "a")
+    assert watched.page.evaluate("location.hash") == "#q=a&sort=0:descending"
+    shown = watched.page.eval_on_selector_all("#sw-table tbody tr:not(.hidden)", "rs => rs.map(r => r.dataset.run)")
+    watched.page.click("#sw-table tbody tr:not(.hidden) a >> nth=0")
+    watched.page.wait_for_load_state("load")
+    watched.page.go_back()
+    watched.page.wait_for_load_state("load")
+    assert watched.page.input_value("#sw-filter") == "a"
+    assert watched.page.get_attribute("#sw-table th:nth-child(1)", "aria-sort") == "descending"
+    assert watched.page.eval_on_selector_all("#sw-table tbody tr:not(.hidden)", "rs => rs.map(r => r.dataset.run)") == shown
     assert watched.console_errors == [] and watched.page_errors == []
 
 
