@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '2446647d52d475053f5f9440ca18b6ab44d1eb6b5a133636317900d593693eee',
-    'iteration.html': '2cdee122987edd5a1e9661c5b67580c4ec047966e0b3510c18771036c9385f39',
+    'iteration.html': '8b73af863526fcacebb8e85f1a2cfa0dec9a1352f71b2f470bcd2809de5d4628',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
