@@ -22,7 +22,9 @@ Logtree strings (the raw-HTML rule)
     other string is unescaped once (``html.unescape``), which is exactly the
     text a browser would have shown, whichever of the two it was.  A node with
     conversation ``data`` is rendered from the data; its string children (the
-    formatter's markup, dropped by tinker anyway) are discarded.
+    formatter's markup, dropped by tinker anyway) are discarded.  One exception:
+    the heading of an exception block (``details.lt-exc > summary``), which
+    logtree writes unescaped ("Exception: KeyError: 'k'"), is text.
 
 Groups and conversations
     Rollout summaries give the groups and members.  The "Group Rollout"
@@ -32,10 +34,10 @@ Groups and conversations
     constant reward in stream and async modes) does not shift the others; a
     section no group has is shown apart, and without trajectory details the
     k-th section is the k-th ``group_idx`` in sorted order
-    (``_pair_sections``).  Groups past the logged ones have ``has_text=False``.  Inside a section, the conversation under a "Prompt"
-    heading becomes ``Group.prompt``; the other conversations ("Policy
-    Response", "Episode transcript", ...) go to ``Group.conversations`` in
-    completion order.  Without a "Prompt" section, the leading non-assistant
+    (``_pair_sections``).  Groups past the logged ones have ``has_text=False``.
+    Inside a section, the conversation under a "Prompt" heading becomes
+    ``Group.prompt``; the other conversations ("Policy Response", "Episode
+    transcript", ...) go to ``Group.conversations`` in completion order.  Without a "Prompt" section, the leading non-assistant
     messages shared by all conversations become the prompt.  Conversations are
     unlabelled, so a member only gets ``messages`` when the match is certain:
     one member, all conversations identical, or a unique match between the
