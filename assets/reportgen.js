@@ -904,8 +904,9 @@
 
   // ------------------------------------------------------------------ compare: a member of another page
   // A shared #compare= link may name a member of another page that this browser never
-  // picked. That page is opened in a hidden, sandboxed frame, which sends the member back:
-  // postMessage works between file:// pages, which share no DOM (and no fetch is allowed).
+  // picked. That page is opened in a hidden frame, which sends the member back: postMessage
+  // works between file:// pages, which share no DOM nor storage (and no fetch is allowed).
+  // Not sandboxed: a sandboxed file:// frame may not load the page's own scripts.
   var fetched = {}; // cid -> its pick, "loading", or false (not found, or no answer)
   var FETCH_WAIT = 60000; // a PPO batch of 64 pages is searched page by page
   function asText(x) { return typeof x === "string" ? x : ""; }
@@ -1439,7 +1440,7 @@
   // ------------------------------------------------------------------ start
   // opened in a frame by another page's comparison (fetchMember): answer it, nothing else
   var giving = window.parent !== window ? /^#give=([^&]+)$/.exec(window.location.hash) : null;
-  if (giving) { give(safeDecode(giving[1])); return; }
+  if (giving && CID_RE.test(safeDecode(giving[1]))) { give(safeDecode(giving[1])); return; }
   stickyOffsets();
   renderTray();
   laterPromptLinks();
