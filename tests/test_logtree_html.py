@@ -79,7 +79,7 @@ def test_render_returns_markup_and_structure():
     s = soup_of(html)
     assert s.find("body") is None
     assert s.find("div", class_="lt-root")
-    assert s.find("h1", class_="lt-title").get_text() == "RL Iteration 0"
+    assert s.find("h2", class_="lt-title").get_text() == "RL Iteration 0"
     groups = s.select('section.lt-section[data-depth="1"]')
     assert len(groups) == 2
     assert groups[0].find("h2", class_="lt-h lt-depth-1").get_text() == "Group Rollout"

@@ -1234,7 +1234,9 @@ def test_every_relative_link_and_anchor_of_a_tinker_site_resolves(tmp_path):
     ids: dict[str, set[str]] = {}
     pages = sorted(site.glob("*.html"))
     for p in pages:
-        ids[p.name] = {e["id"] for e in BeautifulSoup(p.read_text(), "html.parser").select("[id]")}
+        soup = BeautifulSoup(p.read_text(), "html.parser")
+        ids[p.name] = {e["id"] for e in soup.select("[id]")}
+        assert len(soup.select("h1")) == 1, p.name  # the logtree's title is no second h1
     for p in pages:
         for a in BeautifulSoup(p.read_text(), "html.parser").select("a[href]"):
             u = urlsplit(a["href"])

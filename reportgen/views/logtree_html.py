@@ -291,7 +291,8 @@ def _open(node: LogNode, caption: str | None, depth: int, nesting: int) -> tuple
         return _frame(_items(node.children), "div", {"class": "lt-root"}, depth, n)
     if _HEADING.fullmatch(tag):
         if "lt-title" in classes:
-            return _frame(_items(node.children), "h1", {"class": "lt-title"}, depth, n)
+            # the page has its own h1: the logtree's title is the heading of its part of it
+            return _frame(_items(node.children), "h2", {"class": "lt-title"}, depth, n)
         level = min(depth + 2, 6)
         return _frame(_items(node.children), f"h{level}", {"class": f"lt-h lt-depth-{depth + 1}"}, depth, n)
     if tag == "details":
