@@ -95,6 +95,8 @@
     D.evals = own(D.evals);
     var emptyNames = Object.create(null);
     (D.empty || []).forEach(function (n) { emptyNames[n] = true; });
+    var nonfiniteNames = Object.create(null);
+    (D.nonfinite || []).forEach(function (n) { nonfiniteNames[n] = true; });
 
     /* ------------------------------------------------------------ small helpers */
     function el(tag, cls, text) {
@@ -764,7 +766,7 @@
           var box = el("input");
           box.type = "checkbox";
           box.value = n;
-          if (emptyNames[n]) { box.disabled = true; lab.classList.add("rg-empty"); }
+          if (emptyNames[n]) { box.disabled = true; lab.classList.add(nonfiniteNames[n] ? "rg-nonfinite" : "rg-empty"); }
           box.addEventListener("change", function () { toggle(n, box.checked); });
           ex.boxes[n] = box;
           lab.appendChild(box);

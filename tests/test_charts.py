@@ -209,8 +209,11 @@ def test_data_file_is_strict_json_with_nulls_ints_and_exact_floats():
     assert [type(v) for v in cols["a/int"]] == [int, int, int]
     assert cols["a/nan"] == [None, None, None] and cols["a/inf"] == [None, None, None]
     assert data["empty"] == ["a/inf", "a/nan"]
+    assert data["nonfinite"] == []  # nothing says they were NaN (a reader's "nonfinite_metrics")
     assert data["names"] == ["a/float", "a/inf", "a/int", "a/nan"]
     assert data["t0"] == 1_700_000_001.0 and data["times"] == [0, 1, 2]
+    run.info["nonfinite_metrics"] = {"a/nan": [3], "a/float": [4]}
+    assert data_of(chart_files(run))["nonfinite"] == ["a/nan"]  # of the empty ones only
 
 
 def test_data_file_iterations_pages_statuses_and_segments():

@@ -532,6 +532,9 @@ def data_files(
         "times": times,
         "names": names,
         "empty": [n for n in names if not mt.has_finite(n)],
+        # of those, the ones tinker wrote as NaN or Infinity (bare tokens, spec §3): values the
+        # run computed, which no chart can draw, not an absence
+        "nonfinite": [n for n in names if not mt.has_finite(n) and n in (run.info.get("nonfinite_metrics") or {})],
         "chunk": chunk_of,
         "chunks": chunk_files,
         "iters": _iterations(run.iterations),

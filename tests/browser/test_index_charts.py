@@ -450,3 +450,34 @@ def test_charts_keep_their_accessible_names(sites, watched):
     assert page.get_attribute("#rg-explorer-plot", "aria-label").startswith("chart of the picked metrics")
     assert page.get_attribute("#rg-explorer-plot", "role") == "group"
     assert_clean(watched, site)
+
+
+def test_a_metric_tinker_wrote_as_nan_only_says_so(tmp_path, watched):
+    """A metric whose every value tinker wrote as NaN or Infinity is listed in the explorer as
+    "NaN or ∞ only", not as having no value."""
+    import json
+    import shutil
+
+    src = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", src)
+    lines = (src / "metrics.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    out = []
+    for r in rows:
+        text = json.dumps(r)
+        out.append(text[:-1] + ', "custom/nan_only": NaN, "custom/inf_only": Infinity}')
+    (src / "metrics.jsonl").write_text("\n".join(out) + "\n")
+    site = tmp_path / "site"
+    build(str(src), site)
+    open_index(watched, site)
+    wait_for(watched.page, "document.querySelectorAll('#rg-metric-list label').length > 0")
+    labels = watched.page.eval_on_selector_all(
+        "#rg-metric-list label.rg-nonfinite", "ls => ls.map(l => l.querySelector('input').value)"
+    )
+    assert {"custom/inf_only", "custom/nan_only"} <= set(labels)
+    assert not watched.page.query_selector("#rg-metric-list label.rg-empty input[value='custom/nan_only']")
+    after = watched.page.eval_on_selector(
+        "#rg-metric-list label.rg-nonfinite", "l => getComputedStyle(l, '::after').content"
+    )
+    assert "NaN" in after
+    assert_clean(watched, site)

@@ -218,7 +218,10 @@ def test_sweep_legend_and_filter(server, watched):
     watched.page.wait_for_load_state("load")
     assert watched.page.input_value("#sw-filter") == "a"
     assert watched.page.get_attribute("#sw-table th:nth-child(1)", "aria-sort") == "descending"
-    assert watched.page.eval_on_selector_all("#sw-table tbody tr:not(.hidden)", "rs => rs.map(r => r.dataset.run)") == shown
+    assert (
+        watched.page.eval_on_selector_all("#sw-table tbody tr:not(.hidden)", "rs => rs.map(r => r.dataset.run)")
+        == shown
+    )
     assert watched.console_errors == [] and watched.page_errors == []
 
 
