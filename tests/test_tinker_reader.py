@@ -1250,3 +1250,22 @@ def test_every_relative_link_and_anchor_of_a_tinker_site_resolves(tmp_path):
         a["href"] == "index.html#ev-test-0"
         for a in BeautifulSoup((site / "eval_test_iteration_000000.html").read_text(), "html.parser").select("a")
     )
+
+
+def test_the_index_shows_a_nan_in_the_config_as_the_file_wrote_it(tmp_path):
+    """tinker writes config.json with json.dumps, NaN and Infinity as bare tokens: the index's
+    config.json block shows them so, not as null."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import build
+
+    src = copy_fixture("arith_sync", tmp_path)
+    text = (src / "config.json").read_text().rstrip()
+    (src / "config.json").write_text(text[:-1].rstrip() + ', "odd": NaN, "far": -Infinity}\n')
+    build(str(src), tmp_path / "site")
+    shown = (
+        BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
+        .select_one("section.config pre")
+        .get_text()
+    )
+    assert '"odd": NaN' in shown and '"far": -Infinity' in shown

@@ -95,13 +95,36 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         "n_texts": texts,
         "n_rollouts": rollouts,
         "evals": evals,
-        "config_json": pretty_json(run.config) if run.config is not None else None,
+        "config_json": config_text(run.config) if run.config is not None else None,
         "visible_segments": [s for s in run.segments if s.get("visible")],
         "unstepped": run.info.get("unstepped_metrics") or [],
     }
 
 
 _DUE = DUE_NOTE.partition("{")[0]
+
+
+def config_text(config: Any) -> str:
+    """The run's config as the index shows it: indented JSON, a NaN or an infinity as the
+    file wrote it (tinker's ``json.dumps`` writes ``NaN``, ``Infinity``), not as null."""
+    import json
+    import math
+
+    stack, nonfinite = [config], False
+    while stack and not nonfinite:
+        v = stack.pop()
+        if isinstance(v, float):
+            nonfinite = not math.isfinite(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    if nonfinite:  # seldom: otherwise the guarded pretty_json (a deep config stays compact)
+        try:
+            return json.dumps(config, indent=2, ensure_ascii=False, allow_nan=True)
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return pretty_json(config)
 
 
 def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
