@@ -65,7 +65,8 @@
   var D = viewer.dataset;
   var PAGES = (D.pages || "").split(" ").filter(Boolean);
   var PAGE_NO = parseInt(D.page || "1", 10) || 1;
-  var SITE_DIR = baseHref(window.location.href).replace(/[^/]*$/, "");
+  // the page's folder: without the query, which may hold a "/" (page.html?v=1/2)
+  var SITE_DIR = baseHref(window.location.href).replace(/\?.*$/, "").replace(/[^/]*$/, "");
   var scriptSrc = (doc.currentScript && doc.currentScript.src) || "";
   var ASSETS = scriptSrc ? scriptSrc.replace(/[^/]*$/, "") : "assets/";
   var bar = doc.getElementById("rg-bar");
@@ -911,13 +912,17 @@
   var FETCH_WAIT = 60000; // a PPO batch of 64 pages is searched page by page
   function asText(x) { return typeof x === "string" ? x : ""; }
   function asTexts(x) { return Array.isArray(x) ? x.filter(function (s) { return typeof s === "string"; }) : []; }
+  var PAGE_LINK_RE = /^[A-Za-z0-9_.-]+\.html#[A-Za-z0-9-]+$/; // a page of this folder, an anchor
   function cleanPick(p, cid) {
-    // what the frame sent, field by field: only strings and numbers, and a link into this folder
+    // what the frame sent, field by field: only strings and numbers, and a link to a page of
+    // this folder (resolved first: "../" must not lead out of it)
     if (!p || typeof p !== "object") return false;
-    var href = asText(p.href);
+    var href = "";
+    try { href = new URL(asText(p.href), window.location.href).href; } catch (e) { href = ""; }
+    var inFolder = href.indexOf(SITE_DIR) === 0 && PAGE_LINK_RE.test(href.slice(SITE_DIR.length));
     return {
       cid: cid, dir: SITE_DIR, site: asText(p.site), page: asText(p.page), word: asText(p.word) || "update",
-      href: href.indexOf(SITE_DIR) === 0 && href.indexOf("#") > 0 ? href : SITE_DIR + pageFor(cid),
+      href: inFolder ? href : SITE_DIR + pageFor(cid),
       group: asText(p.group), member: asText(p.member), prompt: asText(p.prompt),
       reward: typeof p.reward === "number" ? p.reward : null, stats: asTexts(p.stats), badges: asTexts(p.badges),
       kind: p.kind === "completion" ? "completion" : "conversation", final: asText(p.final),
@@ -925,6 +930,12 @@
         .map(function (t) { return { i: t.i, role: asText(t.role), text: asText(t.text), calls: asTexts(t.calls) }; }),
       summary: typeof p.summary === "string" ? p.summary : null
     };
+  }
+  // file:// pages have an opaque origin: Chromium says "file://" for this page's and "null"
+  // for a message's; no web page can frame a file:// page, nor post as one
+  var LOCAL = window.location.protocol === "file:";
+  function fromThisSite(origin) {
+    return LOCAL ? origin === "null" || origin === "file://" : origin === window.location.origin;
   }
   function fetchMember(cid) {
     if (fetched[cid] !== undefined) return;
@@ -940,7 +951,10 @@
     var timer = 0;
     function onMessage(e) {
       var d = e.data;
-      if (e.source !== f.contentWindow || !d || d.rg !== "member" || d.cid !== cid) return;
+      // from our frame, and from this site: a page that frames ours may navigate our frame
+      // elsewhere (about:blank takes its origin) and post from there
+      if (e.source !== f.contentWindow || !fromThisSite(e.origin)) return;
+      if (!d || d.rg !== "member" || d.cid !== cid) return;
       done(d.pick ? cleanPick(d.pick, cid) : false);
     }
     function done(pick) {
@@ -960,7 +974,11 @@
   }
   function give(cid) {
     // this page, opened by fetchMember() in a frame: send the member, or look on the next page
-    function reply(pick) { window.parent.postMessage({ rg: "member", cid: cid, pick: pick }, "*"); }
+    function reply(pick) {
+      // to this site's pages only; a file:// page's opaque origin cannot be named as a
+      // target (and no web page can frame one)
+      window.parent.postMessage({ rg: "member", cid: cid, pick: pick }, LOCAL ? "*" : window.location.origin);
+    }
     var m = byCid[cid];
     if (m) { reply(extract(m)); return; }
     var g = cid.split(":")[1] || "-";

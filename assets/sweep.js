@@ -107,7 +107,7 @@
       try { history.replaceState(null, "", base + h); } catch (e) { /* some file:// setups refuse it */ }
     }
   }
-  (function applyState() {
+  function applyState() {
     var p = readState();
     if (filterInput && p.q !== undefined) filterInput.value = p.q;
     if (statusSel && p.status !== undefined) statusSel.value = p.status;
@@ -115,16 +115,28 @@
     var m = /^(\d+):(ascending|descending)$/.exec(p.sort || "");
     var th = m && table ? table.tHead.rows[0].cells[parseInt(m[1], 10)] : null;
     if (th && th.querySelector("button")) sortBy(th, m[2]);
-  })();
+  }
+  applyState();
 
   var inTable = shownRuns();
+  function markLegend() {
+    Array.prototype.forEach.call(document.querySelectorAll(".sw-key"), function (b) {
+      b.classList.toggle("filtered", !inTable[b.getAttribute("data-run")]);
+    });
+  }
+  markLegend(); // a link's filter (#q=...) greys the legend from the start
+  // a link to another state of this same page (only the hash differs) does not reload it
+  window.addEventListener("hashchange", function () {
+    applyState();
+    inTable = shownRuns();
+    markLegend();
+    updateCharts();
+  });
 
   function refilter() {
     writeState();
     inTable = shownRuns();
-    Array.prototype.forEach.call(document.querySelectorAll(".sw-key"), function (b) {
-      b.classList.toggle("filtered", !inTable[b.getAttribute("data-run")]);
-    });
+    markLegend();
     updateCharts();
   }
   if (filterInput) filterInput.addEventListener("input", refilter);

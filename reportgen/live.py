@@ -217,6 +217,10 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
         # back/forward cache, so that going back would reload it. The live marker: no-store.
         live = self.path.split("?", 1)[0].endswith("/" + LIVE_FILE)
         self.send_header("Cache-Control", "no-store" if live else "no-cache")
+        # no page of another origin may frame the run's pages (a page's meta CSP cannot say
+        # frame-ancestors): a framed page answers the comparison's requests (reportgen.js give)
+        self.send_header("Content-Security-Policy", "frame-ancestors 'self'")
+        self.send_header("X-Frame-Options", "SAMEORIGIN")
         super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002

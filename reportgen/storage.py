@@ -85,6 +85,12 @@ class Storage:
         except OSError:
             return False
 
+    def is_link(self, rel: str) -> bool:
+        """Whether ``rel`` is a symbolic link (never, on a remote store)."""
+        if self.remote:
+            return False
+        return os.path.islink(self._full(rel))
+
     def is_dir(self, rel: str = "") -> bool:
         """Whether ``rel`` is a directory."""
         try:

@@ -241,6 +241,9 @@ def test_serve_never_answers_a_rebuilt_page_from_a_stale_timestamp(tmp_path):
         with urllib.request.urlopen(base + "/index.html", timeout=5) as r:
             stamp = r.headers["Last-Modified"]
             assert r.headers["Cache-Control"] == "no-cache"  # asked again each time
+            # no page of another origin may frame the run's pages (they answer comparisons)
+            assert r.headers["Content-Security-Policy"] == "frame-ancestors 'self'"
+            assert r.headers["X-Frame-Options"] == "SAMEORIGIN"
         index = out / "index.html"
         st = index.stat()
         index.write_bytes(b"<!doctype html><p>rebuilt")

@@ -1192,7 +1192,15 @@ def test_timing_spans_become_metrics_and_bad_lines_are_said(tmp_path):
         f.write("[1, 2]\n")
     (src / "config.json").write_text('{\n  "a": 1,\n  "b": \n}\n')
     (src / "code.diff").write_bytes(b"### repo\nline two\nbad \xff byte\n")
+    # a metric of metrics.jsonl named as a span's is kept, and said
+    name = spans[0]["spans"][0]["name"]
+    rows = [json.loads(line) for line in (src / "metrics.jsonl").read_text().splitlines()]
+    rows[0][f"timing_spans/{name}"] = 123.0
+    write_jsonl(src / "metrics.jsonl", rows)
+    want.pop(name)
     _, run = scan(src)
+    assert run.metrics.get(rows[0]["step"], f"timing_spans/{name}") == 123.0
+    assert any("span metrics named as metrics.jsonl's own are left out" in w and name in w for w in run.warnings)
     for name, seconds in want.items():
         assert run.metrics.get(spans[0]["step"], f"timing_spans/{name}") == pytest.approx(seconds)
     said = "\n".join(run.warnings)
@@ -1235,7 +1243,9 @@ def test_every_relative_link_and_anchor_of_a_tinker_site_resolves(tmp_path):
     pages = sorted(site.glob("*.html"))
     for p in pages:
         soup = BeautifulSoup(p.read_text(), "html.parser")
-        ids[p.name] = {e["id"] for e in soup.select("[id]")}
+        all_ids = [e["id"] for e in soup.select("[id]")]
+        ids[p.name] = set(all_ids)
+        assert len(all_ids) == len(ids[p.name]), p.name  # no id twice (an evaluator's section and rows)
         assert len(soup.select("h1")) == 1, p.name  # the logtree's title is no second h1
     for p in pages:
         for a in BeautifulSoup(p.read_text(), "html.parser").select("a[href]"):
@@ -1269,3 +1279,18 @@ def test_the_index_shows_a_nan_in_the_config_as_the_file_wrote_it(tmp_path):
         .get_text()
     )
     assert '"odd": NaN' in shown and '"far": -Infinity' in shown
+
+
+def test_a_linked_evaluator_folder_is_not_followed(tmp_path):
+    """Folders of 0.1.0 evaluator names are walked, links among them are not: eval_x -> .
+    would read the run again, and eval_y -> elsewhere what is not the run's."""
+    src = copy_fixture("v010_html", tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret_iteration_000000.html").write_text((src / "eval_test_iteration_000000.html").read_text())
+    (src / "eval_loop").symlink_to(src)
+    (src / "eval_out").symlink_to(outside)
+    (src / "eval_real").mkdir()
+    (src / "eval_real" / "inner").symlink_to(src)
+    _, run = scan(src)
+    assert not any("loop" in label or "out" in label or "secret" in label or "inner" in label for label in run.evals)

@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': '2446647d52d475053f5f9440ca18b6ab44d1eb6b5a133636317900d593693eee',
+    'index.html': 'fc2c006d39bdc1905cf8a3a5687ad820852d34c0d8e9ac1eff5b86059c06029d',
     'iteration.html': '8b73af863526fcacebb8e85f1a2cfa0dec9a1352f71b2f470bcd2809de5d4628',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',

@@ -315,7 +315,7 @@ def block_main(context, missing=missing):
     for l_1_ev in (undefined(name='evals') if l_0_evals is missing else l_0_evals):
         _loop_vars = {}
         pass
-        yield '\n<section class="evals" id="ev-'
+        yield '\n<section class="evals" id="evaluator-'
         yield escape(environment.getattr(l_1_ev, 'label'))
         yield '">\n  <h2>Evaluator <code>'
         yield escape(environment.getattr(l_1_ev, 'label'))

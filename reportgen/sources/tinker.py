@@ -140,13 +140,15 @@ _TRUNCATION_KEYS = ("stop/max_tokens", "stop/length", "max_tokens_reached", "tru
 
 
 def _nested_files(st: Storage, folder: str, depth: int) -> Iterator[str]:
-    """The files under ``folder``, ``depth`` folders deep at most, as paths from the root."""
+    """The files under ``folder``, ``depth`` folders deep at most, as paths from the root; a
+    folder that is a link is not followed (``eval_x -> .`` would read the run again, and one
+    leading out of the source would read what is not the run's)."""
     for child in sorted(st.listdir(folder)):
         if child.startswith("."):
             continue
         rel = f"{folder}/{child}"
         if st.is_dir(rel):
-            if depth > 1:
+            if depth > 1 and not st.is_link(rel):
                 yield from _nested_files(st, rel, depth - 1)
         else:
             yield rel
@@ -280,6 +282,9 @@ class TinkerReader:
                 run.warnings.append(f"{st.display('code.diff')}{where}: invalid UTF-8 replaced by U+FFFD")
         if "timing_spans.jsonl" in name_set:
             self._read_timing(run)
+        said = run.metrics.left_out_warning()  # after the timing spans' names, which count too
+        if said:
+            run.warnings.append(said)
         self._discover_iterations(run, names, train_steps)
 
         run.info["resumed"] = bool(run.segments)
@@ -415,9 +420,6 @@ class TinkerReader:
                     # nothing makes a metric a number (spec §3): a string, a boolean or a
                     # list cannot be charted; said, not dropped unseen
                     not_numbers.setdefault(key, []).append(lineno)
-        said = table.left_out_warning()
-        if said:
-            run.warnings.append(said)
         if not_numbers:
             where = self.storage.display("metrics.jsonl")
             first = sorted(not_numbers.items(), key=lambda kv: kv[1][0])
@@ -486,6 +488,8 @@ class TinkerReader:
             if step is not None and isinstance(spans, list):
                 run.timing[step] = [s for s in spans if isinstance(s, dict)]
         table = run.metrics
+        logged = set(table.columns)  # metrics.jsonl's own: a span never overwrites one
+        taken: set[str] = set()
         for step, spans in sorted(run.timing.items()):
             if table.row_of(step) is None:
                 continue  # a step with no metrics row (a dead attempt's): no row of its own
@@ -496,7 +500,17 @@ class TinkerReader:
                     totals[name] = totals.get(name, 0.0) + seconds
             row = table.row_for(step)
             for name, seconds in totals.items():
-                table.set(row, f"timing_spans/{name}", seconds)
+                metric = f"timing_spans/{name}"
+                if metric in logged:
+                    taken.add(metric)
+                    continue
+                table.set(row, metric, seconds)
+        if taken:
+            some = ", ".join(repr(n) for n in sorted(taken)[:5]) + (" …" if len(taken) > 5 else "")
+            run.warnings.append(
+                f"{self.storage.display('timing_spans.jsonl')}: span metrics named as metrics.jsonl's own are "
+                f"left out (metrics.jsonl's are kept): {some}"
+            )
 
     # ------------------------------------------------------------ iterations
     def _discover_iterations(self, run: Run, names: list[str], train_steps: set[int]) -> None:
@@ -528,7 +542,9 @@ class TinkerReader:
             elif name.startswith("eval_") and st.is_dir(name):
                 # tinker 0.1.0 did not sanitize an evaluator's name (spec §0): one holding a
                 # "/" wrote its reports into folders, eval_a/b_iteration_000010.html
-                for rel in _nested_files(st, name, 3):
+                if st.is_link(name):
+                    continue
+                for rel in _nested_files(st, name, 8):
                     m = _FLAT_FILE_RE.match(rel)
                     if m and not m.group(1) and not posixpath.basename(rel).endswith(".tmp"):
                         add("eval", m.group(2) or "", int(m.group(3)), m.group(4), rel, False)
@@ -1321,6 +1337,9 @@ def _group_sig(members: list[Member]) -> Counter[tuple[Any, ...]] | None:
     return Counter(_trajectory_sig(m) for m in members)
 
 
+_PAIR_WINDOW = 256
+
+
 def _pair_sections(ids: list[int], by_group: dict[int, list[Member]], sections: list[GroupSection]) -> list[int | None]:
     """The summary group (its place in ``ids``) of each section, None for a section no group
     matches.
@@ -1343,10 +1362,12 @@ def _pair_sections(ids: list[int], by_group: dict[int, list[Member]], sections: 
     cur = 0
     for k, sig in enumerate(sec_sigs):
         assert sig is not None
+        # at most _PAIR_WINDOW groups dropped before a section: sections that match nothing
+        # would otherwise cost a comparison with every group before them (quadratic)
         j = next(
             (
                 j
-                for j in range(cur, min(k + 1, len(ids)))
+                for j in range(max(cur, k - _PAIR_WINDOW), min(k + 1, len(ids)))
                 if (g := group_sigs[j]) is not None and (sig <= g or g <= sig)
             ),
             None,

@@ -222,6 +222,14 @@ def test_sweep_legend_and_filter(server, watched):
         watched.page.eval_on_selector_all("#sw-table tbody tr:not(.hidden)", "rs => rs.map(r => r.dataset.run)")
         == shown
     )
+    # a link with a filter greys the legend of the runs it leaves out, from the start
+    for first in ("about:blank", None):  # opened afresh, then the same page given a new hash
+        if first:
+            watched.goto(first)
+        watched.goto(f"{server}/repo/sweep/index.html#q=tinker")
+        assert watched.page.inner_text("#sw-count") == "1 of 3 runs shown"
+        assert watched.page.eval_on_selector_all(".sw-key.filtered", "ks => ks.length") == 2
+        watched.goto(f"{server}/repo/sweep/index.html#q=")
     assert watched.console_errors == [] and watched.page_errors == []
 
 

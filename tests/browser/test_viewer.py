@@ -635,6 +635,10 @@ def test_compare_link_from_another_browser_loads_the_missing_member(sites, watch
     open_page(watched, site, "train_iteration_000002.html", "#compare=1:6:1,2:0:0")
     wait_js(watched, "document.querySelector('#rg-cmp-body del, #rg-cmp-body ins') !== null", timeout=20)
     assert "update 1 · group 6 · #1" in watched.page.inner_text("#rg-cmp-body")
+    # a query in the address (which may hold a "/") does not move the pages' folder
+    open_page(watched, site, "train_iteration_000002.html", "?v=1/2#compare=1:0:0,2:0:0")
+    wait_js(watched, "document.querySelector('#rg-cmp-body del') !== null", timeout=20)
+    assert "update 1 · group 0 · #0" in watched.page.inner_text("#rg-cmp-body")
     # a member no page has: said, with the link to open its page
     open_page(watched, site, "train_iteration_000002.html", "#compare=1:9:0,2:0:0")
     wait_js(watched, "document.getElementById('rg-cmp-body').textContent.indexOf('not loaded') >= 0", timeout=20)
