@@ -340,8 +340,9 @@ class TinkerReader:
         if isinstance(evs, list):
             run.info["evaluator_builders"] = len(evs)
 
-    def _iter_jsonl(self, rel: str, warnings: list[str]) -> Iterator[tuple[int, Any]]:
-        """(line number, value) for each non-empty line; bad lines become warnings."""
+    def _iter_jsonl(self, rel: str, warnings: list[str], objects: bool = False) -> Iterator[tuple[int, Any]]:
+        """(line number, value) for each non-empty line; bad lines become warnings, and with
+        ``objects`` so do lines that are not a JSON object (skipped: every record is one)."""
         replaced = [0]
         with self.storage.open(rel) as f:
             for lineno, raw in enumerate(f, 1):
@@ -358,6 +359,9 @@ class TinkerReader:
                         continue
                     warnings.append(f"{self.storage.display(rel)}:{lineno}: bad JSON line skipped ({exc})")
                     continue
+                if objects and not isinstance(value, dict):
+                    warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
+                    continue
                 yield lineno, value
         if replaced[0]:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
@@ -371,10 +375,7 @@ class TinkerReader:
         since_train: set[int] = set()  # steps of the rows read since the last training row
         not_numbers: dict[str, list[int]] = {}  # metric -> lines whose value is no number
         nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
-        for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings):
-            if not isinstance(row, dict):
-                run.warnings.append(f"{self.storage.display('metrics.jsonl')}:{lineno}: not an object; skipped")
-                continue
+        for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings, objects=True):
             step = _row_step(row)
             if step is None:
                 # DiscardedWorkLog (spec §3): shown on the index as they are, not charted
@@ -457,10 +458,7 @@ class TinkerReader:
             run.info["resumed_at"] = [s["resumed_at"] for s in run.segments]
 
     def _read_checkpoints(self, run: Run) -> None:
-        for lineno, rec in self._iter_jsonl("checkpoints.jsonl", run.warnings):
-            if not isinstance(rec, dict):
-                run.warnings.append(f"{self.storage.display('checkpoints.jsonl')}:{lineno}: not an object; skipped")
-                continue
+        for _, rec in self._iter_jsonl("checkpoints.jsonl", run.warnings, objects=True):
             known = ("name", "batch", "state_path", "sampler_path", "rolling", "final")
             name = text_of(rec.get("name", ""))
             run.checkpoints.append(
@@ -479,10 +477,7 @@ class TinkerReader:
         """timing_spans.jsonl (spec §8): each step's spans, and their seconds summed by name as
         metrics ``timing_spans/<name>`` (the explorer and the downloads show them), the last
         line of a step winning (a resume does not truncate this file, spec §9)."""
-        for lineno, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings):
-            if not isinstance(rec, dict):
-                run.warnings.append(f"{self.storage.display('timing_spans.jsonl')}:{lineno}: not an object; skipped")
-                continue
+        for _, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings, objects=True):
             step = _int(rec.get("step"))
             spans = rec.get("spans")
             if step is not None and isinstance(spans, list):
@@ -792,10 +787,7 @@ class TinkerReader:
     ) -> dict[int, list[Member]]:
         by_group: dict[int, list[Member]] = {}
         said_version = said_other = False
-        for lineno, rec in self._iter_jsonl(rel, warnings):
-            if not isinstance(rec, dict):
-                warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
-                continue
+        for lineno, rec in self._iter_jsonl(rel, warnings, objects=True):
             if ref is not None and not said_other:
                 # the file is the step's and split's (spec §6): a line saying otherwise is
                 # read as the file's, and said once
