@@ -18,7 +18,7 @@ import orjson
 
 from ..model import TOKENS_NONE, Group, GroupOutline, Iteration, Member, Message, Prompt, Run
 from .html import esc_text
-from .text import compact_json, fmt, kept, line_count, log_text, pretty_json
+from .text import compact_json, fmt, kept, line_count, log_text, num_text, pretty_json
 
 # logtree strings are HTML-escaped text: markupsafe's entities, which a browser unescapes as
 # html.escape's; esc_text skips the texts with nothing to escape (most of them here)
@@ -320,7 +320,7 @@ def _number_text(v: Any) -> str:
     for none."""
     if v is None:
         return "–"
-    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else _esc(log_text(v))
+    return num_text(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else _esc(log_text(v))
 
 
 def _trajectory_details(members: list[Member]) -> list[dict[str, Any]]:
