@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -107,9 +109,6 @@ _DUE = DUE_NOTE.partition("{")[0]
 def config_text(config: Any) -> str:
     """The run's config as the index shows it: indented JSON, a NaN or an infinity as the
     file wrote it (tinker's ``json.dumps`` writes ``NaN``, ``Infinity``), not as null."""
-    import json
-    import math
-
     stack, nonfinite = [config], False
     while stack and not nonfinite:
         v = stack.pop()
