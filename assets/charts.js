@@ -980,6 +980,8 @@
       if (ex.smooth > 0) parts.push("smooth=" + ex.smooth);
       if (ex.log) parts.push("log=1");
       if (ex.xmode !== "step") parts.push("x=" + ex.xmode);
+      // the metric search too: Back from an update finds the list as the reader left it
+      if (ex.search && ex.search.value) parts.push("find=" + encodeURIComponent(ex.search.value));
       var h = parts.length ? "#" + parts.join("&") : "";
       if (h === window.location.hash || (!h && !window.location.hash)) return;
       try { window.history.replaceState(null, "", h || window.location.pathname + window.location.search); } catch (e) { /* file:// may refuse */ }
@@ -1003,6 +1005,9 @@
           if (s >= 0 && s < 1) ex.smooth = s;
         } else if (key === "log") ex.log = val === "1";
         else if (key === "x" && (val === "time" || val === "elapsed") && D.times) ex.xmode = val;
+        else if (key === "find" && ex.search) {
+          try { ex.search.value = decodeURIComponent(val); } catch (e) { /* a malformed escape: ignored */ }
+        }
       });
       return found;
     }
@@ -1019,7 +1024,7 @@
       ex.logIn.checked = ex.log;
       ex.xIn.value = ex.xmode;
       filterList();
-      ex.search.addEventListener("input", filterList);
+      ex.search.addEventListener("input", function () { filterList(); saveHash(); });
       ex.smoothIn.addEventListener("input", function () {
         ex.smooth = parseFloat(ex.smoothIn.value) || 0;
         ex.smoothOut.textContent = ex.smooth > 0 ? ex.smooth.toFixed(2) : "off";

@@ -317,7 +317,9 @@ def test_explorer_charts_a_picked_metric_with_smoothing_log_and_time(sites, watc
     page.check("#rg-log")
     page.select_option("#rg-xmode", "time")
     wait_for(page, "RG_CHARTS.explorer.data('line').every(d => d.x > 1e12)")  # milliseconds since epoch
-    assert page.evaluate("location.hash") == "#explore=reward%2Fmean,policy%2Fentropy&smooth=0.9&log=1&x=time"
+    assert (
+        page.evaluate("location.hash") == "#explore=reward%2Fmean,policy%2Fentropy&smooth=0.9&log=1&x=time&find=entropy"
+    )
     plot = page.locator("#rg-explorer-plot").bounding_box()
     page.mouse.move(plot["x"] + plot["width"] * 0.5, plot["y"] + 100)
     wait_for(page, "!document.getElementById('rg-tip').hidden")
@@ -333,6 +335,21 @@ def test_explorer_state_comes_back_from_the_address(sites, watched):
     page = watched.page
     wait_for(page, "RG_CHARTS.explorer && new Set(RG_CHARTS.explorer.data('line').map(d => d.s)).size === 2")
     assert page.is_checked("#rg-log")
+    # the metric search is in the address too, and comes back with it
+    page.fill("#rg-search", "policy")
+    wait_for(page, "location.hash.indexOf('find=policy') >= 0")
+    shown = page.eval_on_selector_all(
+        "#rg-metric-list label", "ls => ls.filter(l => !l.hidden && l.offsetParent).length"
+    )
+    url = page.url
+    watched.goto("about:blank")
+    watched.goto(url)
+    wait_for(page, "RG_CHARTS.explorer !== undefined && RG_CHARTS.explorer !== null")
+    assert page.input_value("#rg-search") == "policy"
+    again = page.eval_on_selector_all(
+        "#rg-metric-list label", "ls => ls.filter(l => !l.hidden && l.offsetParent).length"
+    )
+    assert again == shown
     assert_clean(watched, site)
 
 
