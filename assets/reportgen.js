@@ -511,6 +511,10 @@
     var a = $("a", tr), href = a ? a.getAttribute("href") : "";
     return { anchor: href.slice(href.indexOf("#") + 1), page: parseInt(tr.dataset.page, 10) || 0, el: tr, order: parseInt(tr.dataset.order, 10), mean: num(tr.dataset.mean), spread: num(tr.dataset.spread) };
   }) : [];
+  // the row of the group of this anchor in the table of all groups (which page it is on)
+  function overviewRow(anchor) {
+    return overviewRows.filter(function (r) { return r.anchor === anchor; })[0] || null;
+  }
   if (overview) {
     // open or closed as the reader left it on this page (back from a group it links)
     var OPEN_KEY = "reportgen.allgroups." + window.location.pathname;
@@ -985,7 +989,7 @@
     var row = null;
     if (g !== "-" && overviewRows.length) {
       var anchor = "g" + (g.charAt(0) === "-" ? "n" + g.slice(1) : g);
-      row = overviewRows.filter(function (r) { return r.anchor === anchor; })[0] || null;
+      row = overviewRow(anchor);
       if (!row) { reply(null); return; } // the table of all groups lists every group of the iteration
     }
     // the page its group starts on, or the next (a group larger than a page, or PPO's batch)
@@ -1238,7 +1242,7 @@
         // the table of all groups knows the page a group starts on: go there at once, and
         // say at once that a group none of them has is missing
         var gid = target.value.replace(/-mn?\d+$/, "");
-        var row = overviewRows.filter(function (r) { return r.anchor === gid; })[0];
+        var row = overviewRow(gid);
         if (!row) {
           toast(target.value + " is not on any page of this iteration");
           return;
