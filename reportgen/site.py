@@ -44,7 +44,7 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.cards import overview_rows
-from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digest
+from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digests
 from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
@@ -519,6 +519,32 @@ def _roll_forward(staging: Path, out: Path) -> None:
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows
 
 
+class FileCopy:
+    """A piece of a file to write that is another file's bytes, from its current position to
+    its end (a download's previous rows): the writer has the kernel copy them, which cost 13
+    ms for 46 MiB where reading and writing them here cost 90-160 ms."""
+
+    def __init__(self, f: IO[bytes]) -> None:
+        self.f = f
+
+    def copy_to(self, dest: IO[bytes]) -> int:
+        """Append the bytes to ``dest`` (flushed first) and close the source; returns their count."""
+        dest.flush()
+        n = 0
+        with self.f as src:
+            copy = getattr(os, "copy_file_range", None)
+            if copy is not None:
+                try:
+                    while k := copy(src.fileno(), dest.fileno(), 1 << 30):
+                        n += k
+                except OSError:  # not between these file systems, or not on this kernel
+                    pass
+            # what the kernel did not copy, from where it stopped (both files' positions moved)
+            while block := src.read(1 << 20):
+                n += dest.write(block)
+        return n
+
+
 class SiteWriter:
     """Writes files below one folder, never outside it."""
 
@@ -550,9 +576,9 @@ class SiteWriter:
             self._dirs.add(folder)
         return os.path.join(self.root, name)
 
-    def write(self, name: str, data: bytes | str | Iterable[bytes]) -> int:
-        """Write one file (a text, bytes, or byte parts, which may come from a generator); ``name``
-        is relative and made by our code. Returns the bytes written."""
+    def write(self, name: str, data: bytes | str | Iterable[bytes | FileCopy]) -> int:
+        """Write one file (a text, bytes, or parts: bytes or another file's, which may come from
+        a generator); ``name`` is relative and made by our code. Returns the bytes written."""
         if isinstance(data, str):
             data = page_bytes(data)
         size = 0
@@ -561,7 +587,7 @@ class SiteWriter:
                 size = f.write(data)
             else:
                 for part in data:  # parts, written without joining megabytes first
-                    size += f.write(part)
+                    size += part.copy_to(f) if isinstance(part, FileCopy) else f.write(part)
         self.wrote(name)
         return size
 
@@ -1275,18 +1301,23 @@ def default_jobs() -> int:
 FEW_COLLECTIONS = (200_000, 50, 100)
 
 
+def _old_rows(cols: Columns, old: dict[str, Any] | None) -> int | None:
+    """The row count the previous site's downloads hold, if it may be a start of this table."""
+    rows = old.get("rows") if isinstance(old, dict) else None
+    return rows if type(rows) is int and 0 < rows <= len(cols.steps) else None
+
+
 def _previous_downloads(
-    cols: Columns, old_root: Path | None, old: dict[str, Any] | None
-) -> dict[str, tuple[int, Iterator[bytes]]] | None:
-    """The previous site's downloads, to add the new rows to: each file's row count and its
-    bytes, when the old table is the start of the new one (``charts.table_digest``) and the
-    files are the ones its state describes; None to write them whole."""
+    old_root: Path | None, old: dict[str, Any] | None, digests: dict[int, str]
+) -> dict[str, tuple[int, list[FileCopy]]] | None:
+    """The previous site's downloads, to add the new rows to: each file's row count and the
+    file to copy, when the old table is the start of the new one (``digests``, from
+    ``charts.table_digests``) and the files are the ones its state describes; None to write
+    them whole."""
     if old_root is None or not isinstance(old, dict):
         return None
     rows, sizes = old.get("rows"), old.get("sizes")
-    if type(rows) is not int or not 0 < rows <= len(cols.steps) or not isinstance(sizes, dict):
-        return None
-    if old.get("digest") != table_digest(cols, rows):
+    if type(rows) is not int or not isinstance(sizes, dict) or old.get("digest") != digests.get(rows):
         return None
     files: list[IO[bytes]] = []
     for name in DOWNLOADS:
@@ -1296,7 +1327,7 @@ def _previous_downloads(
                 g.close()
             return None
         files.append(f)
-    return {name: (rows, _blocks(f)) for name, f in zip(DOWNLOADS, files)}
+    return {name: (rows, [FileCopy(f)]) for name, f in zip(DOWNLOADS, files)}
 
 
 def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
@@ -1314,12 +1345,6 @@ def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
         f.close()
         return None
     return f
-
-
-def _blocks(f: IO[bytes]) -> Iterator[bytes]:
-    with f:
-        while block := f.read(1 << 20):
-            yield block
 
 
 @contextmanager
@@ -1526,12 +1551,16 @@ def render_run(
                 ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
                 writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
             cols = Columns(run) if run.metrics.columns else None
-            after = _previous_downloads(cols, old_root, old_downloads) if cols is not None else None
+            after = digests = None
+            if cols is not None:
+                rows, old_rows = len(cols.steps), _old_rows(cols, old_downloads)
+                # the old table's digest and the new one's in one pass over the table
+                digests = table_digests(cols, [rows] if old_rows is None else [old_rows, rows])
+                after = _previous_downloads(old_root, old_downloads, digests)
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             sizes = {name: writer.write(name, data) for name, data in chart_parts(run, cols, after).items()}
-            if cols is not None and new_downloads is not None:
-                rows = len(cols.steps)
-                new_downloads.update(rows=rows, digest=table_digest(cols, rows), sizes={n: sizes[n] for n in DOWNLOADS})
+            if cols is not None and digests is not None and new_downloads is not None:
+                new_downloads.update(rows=rows, digest=digests[rows], sizes={n: sizes[n] for n in DOWNLOADS})
             return sizes
 
         if pool is None and not refused and worth_a_pool(pending):

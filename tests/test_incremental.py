@@ -809,6 +809,63 @@ def test_metric_downloads_get_the_new_rows_added_when_the_table_only_grew(tmp_pa
     check(o, [12, 12])
 
 
+def test_a_tables_digest_does_not_depend_on_the_other_counts_asked(tmp_path):
+    """A count's digest is the same whichever other counts one pass also gives (a rebuild
+    asks for the old count and the new one, the build before asked for its own only), and
+    differs from another count's or another table's."""
+    from reportgen.sources.detect import open_source
+    from reportgen.views.charts import Columns, table_digests
+
+    def cols_of(count: Any = None) -> Columns:
+        o = Obs().run("grpo", group_size=2)
+        _metrics_run(o, 1, 9, count=count)
+        (tmp_path / "observe.jsonl").write_text(o.text())
+        reader = open_source(str(tmp_path))
+        return Columns(reader.scan())
+
+    cols = cols_of()
+    alone = {n: table_digests(cols, [n])[n] for n in range(1, 10)}
+    assert len(set(alone.values())) == 9
+    for cut in range(1, 9):
+        both = table_digests(cols, [9, cut, 0, 99])  # unsorted; 0 and past the end left out
+        assert both == {cut: alone[cut], 9: alone[9]}
+    assert table_digests(cols, range(1, 10)) == alone
+    other = cols_of(count=lambda n: n if n < 5 else n + 1)
+    assert table_digests(other, [4])[4] == alone[4]
+    assert table_digests(other, [5])[5] != alone[5]
+
+
+def test_old_downloads_are_copied_whatever_the_kernel_copies(tmp_path, monkeypatch):
+    """The previous downloads' bytes come to the new files by the kernel's copy, or by reads
+    where it copies none or stops halfway (another file system, an older kernel): the files
+    are the full build's every time."""
+    import os
+
+    src, site, full, o = _built_metrics_site(tmp_path)
+    real = getattr(os, "copy_file_range", None)
+
+    def halfway(src_fd: int, dst_fd: int, count: int) -> int:
+        if os.lseek(src_fd, 0, os.SEEK_CUR) == 0 and real is not None:
+            return real(src_fd, dst_fd, 7)  # a first piece, then a refusal
+        raise OSError(18, "Invalid cross-device link")
+
+    def refuses(src_fd: int, dst_fd: int, count: int) -> int:
+        raise OSError(38, "Function not implemented")
+
+    for n, copy in enumerate((halfway, refuses, None, real), start=5):
+        if copy is None:
+            monkeypatch.delattr(os, "copy_file_range", raising=False)
+        else:
+            monkeypatch.setattr(os, "copy_file_range", copy, raising=False)
+        _metrics_run(o, n, n)
+        (src / "observe.jsonl").write_text(o.text())
+        build(str(src), site, BuildOptions(jobs=1))
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        for name in ("metrics.jsonl", "metrics.csv"):
+            assert (site / name).read_bytes() == (full / name).read_bytes(), (n, name)
+        assert b'"step":%d' % n in (site / "metrics.jsonl").read_bytes()
+
+
 def test_a_rebuild_after_a_resume_writes_the_full_builds_state(tmp_path):
     """The state file of a rebuild that took up the previous scan is the full build's, a
     resumed segment included (its updates' bound stayed an integer, not 54.0 for 54)."""
