@@ -49,8 +49,23 @@
   }
   function baseHref(href) { var i = href.indexOf("#"); return i < 0 ? href : href.slice(0, i); }
 
+  // printing: folded texts print in full, then fold again as the reader left them
+  function unfoldWhilePrinting(root) {
+    var unfolded = [];
+    window.addEventListener("beforeprint", function () {
+      unfolded = $all("details:not([open])", root);
+      unfolded.forEach(function (d) { d.open = true; });
+    });
+    window.addEventListener("afterprint", function () {
+      unfolded.forEach(function (d) { d.open = false; });
+      unfolded = [];
+    });
+  }
+
   var viewer = doc.getElementById("rg-viewer");
   if (!viewer) {
+    var logRecords = $(".lrecords");  // logs.html: a record of many lines is folded
+    if (logRecords) unfoldWhilePrinting(logRecords);
     // pages without the viewer still get j/k between pages that link prev/next
     doc.addEventListener("keydown", function (e) {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
@@ -1437,16 +1452,7 @@
       toast(e.key === "j" ? "this is the last page" : "this is the first page");
     }
   });
-  // printing: folded texts print in full, then fold again as the reader left them
-  var unfoldedForPrint = [];
-  window.addEventListener("beforeprint", function () {
-    unfoldedForPrint = $all("details:not([open])", groupsBox || body);
-    unfoldedForPrint.forEach(function (d) { d.open = true; });
-  });
-  window.addEventListener("afterprint", function () {
-    unfoldedForPrint.forEach(function (d) { d.open = false; });
-    unfoldedForPrint = [];
-  });
+  unfoldWhilePrinting(groupsBox || body);
 
   // storage events: picks made in another tab show up here
   window.addEventListener("storage", function (e) { if (e.key === PICKS_KEY) renderTray(); });

@@ -231,6 +231,24 @@ DUE_NOTE = "due for texts (every {every}), but no rollouts arrived: a dropped ba
 
 
 @dataclass(slots=True)
+class LogRecord:
+    """One record of a run's own log (tinker's ``logs.log``): its first line and the lines
+    that continue it (a multi-line message, a traceback, a table), read one at a time."""
+
+    line: int  # of its first line in the file, from 1
+    level: str | None  # "INFO", "WARNING", ...; None for text before the first record
+    source: str | None  # "logger:lineno"
+    lines: list[str]  # the message's lines, the first one without its header
+    cut: int = 0  # characters past the kept ones (an endless line or record)
+    replaced: bool = False  # invalid UTF-8 replaced by U+FFFD in it
+
+    @property
+    def starts_run(self) -> bool:
+        """Whether it is the line tinker-cookbook logs when a run starts (or resumes)."""
+        return self.lines[0].startswith("Command line invocation:")
+
+
+@dataclass(slots=True)
 class IterationRef:
     """One iteration as listed on the index: no texts."""
 

@@ -62,6 +62,7 @@ from .views.iteration import (
     whole_figures,
 )
 from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtree_parts, outline_group_parts
+from .views.runlog import LOG_PAGE, LogSummary, log_parts, summary_text
 from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
 from .views.search import index_bytes as search_index_bytes
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
@@ -1597,9 +1598,11 @@ def render_run(
             record(si, i, results[(si, i)])
         if chart_out is None:
             chart_out = run_files()
+    log_summary = _write_run_log(reader, run, writer, env, common)
     ctx = index_context(run, site_title, rows=False)
     ctx.update(common)
     ctx["is_index"] = True
+    ctx["run_log"] = (LOG_PAGE, summary_text(log_summary)) if log_summary is not None else None
     ctx["charts"] = charts_context(run, chart_out)
     # the table's rows written as they are made, about 1,000 at a time: the index of 68,089
     # updates was a text of 17 MB, held as the rows, the page and its bytes at once
@@ -1627,6 +1630,32 @@ def render_run(
             env.get_template("code_diff.html").render({**common, "lines": list(_diff_lines(run.code_diff))}),
         )
     return rollouts
+
+
+def _write_run_log(
+    reader: Reader, run: Run, writer: SiteWriter, env: Environment, common: dict[str, Any]
+) -> LogSummary | None:
+    """The page of the run's own log (tinker's logs.log), if the reader has one; a log that
+    cannot be read is said, and the site is built without its page."""
+    log = getattr(reader, "log_records", None)
+    records = log() if log is not None else None
+    if records is None:
+        return None
+    name = reader.storage.display(getattr(reader, "log_file", "logs.log"))
+    try:
+        summary, parts = log_parts(records)
+    except (InputError, OSError) as exc:
+        run.warnings.append(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}; the site has no page of it")
+        return None
+    if summary.replaced_line is not None:
+        run.warnings.append(f"{name}:{summary.replaced_line}: invalid UTF-8 replaced by U+FFFD")
+    head, tail = (
+        env.get_template("logs.html")
+        .render({**common, "log": summary, "records_html": _GROUPS_MARK})
+        .split(_GROUPS_MARK)
+    )
+    writer.write(LOG_PAGE, _page_parts(head, parts, tail))
+    return summary
 
 
 _MALLOC_TUNED = False

@@ -617,6 +617,11 @@ HOSTILE_FIELDS_TINKER = [
     "checkpoint.sampler_path",
     "checkpoint.extra_key",
     "code.diff",
+    "log.command",
+    "log.warning",
+    "log.error",
+    "log.traceback",
+    "log.info",
     "train.title",
     "train.log_text",
     "train.log_html",
@@ -760,6 +765,17 @@ def write_tinker(directory: Path, outside: Path | None = None) -> Path:
     (directory / "train_iteration_000001_logtree.json").write_text(_dump_deep(_logtree("flat", depth=3)))
     (directory / "train_iteration_000001_rollout_summaries.jsonl").write_text(_summary_line(0, 0, "flat") + '\n{"gro')
     (directory / ".train_iteration_000002_logtree.json.123.tmp").write_text("<script>alert(74)</script>")
+    # logs.log: hostile messages, logger names and levels, a traceback, invalid UTF-8, a bidi override
+    (directory / "logs.log").write_bytes(
+        (
+            f"root:1 [INFO] Command line invocation: {h('log.command')}\n"
+            # a logger name holds no blank, colon or bracket (else the line continues the one before)
+            f"<img/src=x/onerror=window.{MARK}=98>.FLD.log.logger:2 [WARNING] {h('log.warning')}\n"
+            f"mod:3 [ERROR] {h('log.error')}\nTraceback (most recent call last):\n  {h('log.traceback')}\n"
+            + "".join(f"mod:{n} [INFO] \u202e{h('log.info')}\n" for n in range(4, 30))
+        ).encode()
+        + b"mod:31 [INFO] bytes \xff\xfe </pre>\n"
+    )
     # a 0.1.0 report: the HTML is the only record of this evaluation
     (directory / "eval_htmlonly_iteration_000001.html").write_text(_html_report(), encoding="utf-8")
     if outside is not None:

@@ -37,7 +37,7 @@ ALLOWED_TAGS = {
     "ul", "ol", "li", "dl", "dt", "dd", "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td",
     "details", "summary", "figure", "figcaption", "b", "strong", "i", "em", "u", "s", "del", "small", "sub",
     "sup", "blockquote", "br", "hr", "mark", "kbd", "samp", "var", "q", "cite", "abbr", "time", "svg", "rect",
-    "line", "g", "form", "input", "button", "label", "select", "option", "output", "dialog", "template",
+    "line", "g", "form", "input", "button", "label", "fieldset", "legend", "select", "option", "output", "dialog", "template",
 }  # fmt: skip
 ALLOWED_ATTRS = {
     "class", "id", "href", "src", "rel", "title", "lang", "charset", "name", "content", "http-equiv", "open",

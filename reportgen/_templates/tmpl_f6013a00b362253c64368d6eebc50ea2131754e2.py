@@ -80,6 +80,7 @@ def block_main(context, missing=missing):
     l_0_evals = resolve('evals')
     l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
+    l_0_run_log = resolve('run_log')
     try:
         t_2 = environment.filters['length']
     except KeyError:
@@ -429,6 +430,14 @@ def block_main(context, missing=missing):
         yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
+    if (undefined(name='run_log') if l_0_run_log is missing else l_0_run_log):
+        pass
+        yield '<p><a href="'
+        yield escape(environment.getitem((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 0))
+        yield '">logs.log</a> ('
+        yield escape(environment.getitem((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 1))
+        yield ')</p>'
+    yield '\n'
 
 def block_charts(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -480,4 +489,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=127&11=129&12=131&13=139&14=147&15=150&16=157&17=167&19=172&20=182&22=185&23=187&25=193&27=196&29=203&32=214&35=217&40=226&41=228&45=231&46=233&47=235&48=237&49=240&52=243&59=246&60=250&61=258&62=266&63=279&71=293&72=297&75=299&76=305&78=313&84=315&85=319&86=321&89=329&91=337&92=341&100=368&107=371&108=375&109=381&110=385&118=398&126=401&127=405&135=420&137=423&140=426&40=433&142=457&144=475'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&25=194&27=197&29=204&32=215&35=218&40=227&41=229&45=232&46=234&47=236&48=238&49=241&52=244&59=247&60=251&61=259&62=267&63=280&71=294&72=298&75=300&76=306&78=314&84=316&85=320&86=322&89=330&91=338&92=342&100=369&107=372&108=376&109=382&110=386&118=399&126=402&127=406&135=421&137=424&140=427&141=433&40=442&143=466&145=484'

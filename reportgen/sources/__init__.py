@@ -16,7 +16,9 @@ builds), ``input_bytes(ref)`` (the bytes load(ref) reads, which bounds the numbe
 render workers, see ``site.workers_for_memory``), and, for iterations too large to hold
 whole, ``outline(ref) -> Outline | None`` (a first pass that keeps every group's figures
 and where each member is; None: ``load`` it) with ``load_members(outline, picks)`` (the
-members of a few groups, read back: ``site._render_outline`` asks for a page at a time).
+members of a few groups, read back: ``site._render_outline`` asks for a page at a time),
+and ``log_records() -> Iterator[LogRecord] | None`` (the run's own log, tinker's
+``logs.log``, a record at a time; ``views.runlog`` makes its bounded page).
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ from ..model import (
     Iteration,
     IterationRef,
     LogNode,
+    LogRecord,
     Member,
     Message,
     Part,
@@ -235,6 +236,41 @@ def _row_step(row: dict[str, Any]) -> int | None:
     return None
 
 
+LOG_FILE = "logs.log"
+LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
+LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is far less)
+# logging's format in tinker-cookbook (utils/ml_log.py): "%(name)s:%(lineno)d [%(levelname)s] %(message)s"
+_LOG_HEAD = re.compile(r"([^\s:\[\]]+):(\d+) \[([A-Z]+)\] ?(.*)\Z", re.S)
+
+
+def _bounded_lines(f: Any, limit: int) -> Iterator[tuple[int, bytes, int]]:
+    """The lines of a binary file: (number from 1, the line without its end of line and cut
+    at ``limit`` bytes, the bytes cut); a line is never held longer than ``limit``."""
+    no = 0
+    while True:
+        raw = f.readline(limit)
+        if not raw:
+            return
+        no += 1
+        dropped = 0
+        if not raw.endswith(b"\n"):
+            while len(rest := f.readline(limit)) == limit and not rest.endswith(b"\n"):
+                dropped += len(rest)
+            dropped += len(rest) - rest.endswith(b"\n")
+            if dropped:  # cut inside a character: its first bytes go too (no U+FFFD for them)
+                lead = len(raw) - 1
+                while lead > 0 and len(raw) - lead < 4 and raw[lead] & 0xC0 == 0x80:
+                    lead -= 1
+                if raw[lead] >= 0xC0 and len(raw) - lead < (2 if raw[lead] < 0xE0 else 3 if raw[lead] < 0xF0 else 4):
+                    dropped += len(raw) - lead
+                    raw = raw[:lead]
+            raw += b"\n"
+        raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        yield no, raw, dropped
+
+
 class TinkerReader:
     """Reads a tinker-cookbook RL ``log_path`` into the model."""
 
@@ -246,6 +282,7 @@ class TinkerReader:
         self.storage = storage
         self._html_doc: tuple[str, dict[str, Any]] | None = None
         self._unreadable: set[str] = set()  # logtree files load() could not read
+        self._has_log = False  # logs.log is among the run's names (scan)
 
     # ------------------------------------------------------------------ scan
     def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
@@ -294,7 +331,7 @@ class TinkerReader:
         run.info["evaluators"] = len(run.evals)
         run.info["completed"] = any(c.final for c in run.checkpoints)
         run.info["has_trace_events"] = "trace_events.jsonl" in name_set
-        run.info["has_logs"] = "logs.log" in name_set
+        run.info["has_logs"] = self._has_log = LOG_FILE in name_set
         return run
 
     def _read_config(self, run: Run) -> None:
@@ -692,6 +729,47 @@ class TinkerReader:
                 return b"lt-exc" in f.read()
         except (InputError, OSError):
             return False
+
+    # ------------------------------------------------------------------ logs.log
+    log_file = LOG_FILE
+
+    def log_records(self) -> Iterator[LogRecord] | None:
+        """The records of ``logs.log`` (tinker-cookbook's Python logging, ``name:lineno
+        [LEVEL] message``, appended at every start), one at a time; None without the file
+        (after ``scan``). A name that is not a regular file raises InputError when read.
+        A line that does not begin a record continues the one before it (a multi-line
+        message, a traceback, a Rich table)."""
+        return self._log_records() if self._has_log else None
+
+    def _log_records(self) -> Iterator[LogRecord]:
+        cur: LogRecord | None = None
+        kept = 0  # characters the current record keeps
+        with self.storage.open(LOG_FILE) as f:
+            for no, raw, dropped in _bounded_lines(f, LOG_LINE_MAX):
+                try:
+                    text, replaced = raw.decode("utf-8"), False
+                except UnicodeDecodeError:
+                    text, replaced = raw.decode("utf-8", "replace"), True
+                m = _LOG_HEAD.match(text)
+                if m is not None or cur is None:
+                    if cur is not None:
+                        yield cur
+                    if m is None:
+                        cur = LogRecord(line=no, level=None, source=None, lines=[text])
+                    else:
+                        cur = LogRecord(line=no, level=m[3], source=f"{m[1]}:{m[2]}", lines=[m[4]])
+                    kept = len(cur.lines[0])
+                    cur.cut, cur.replaced = dropped, replaced
+                    continue
+                cur.replaced = cur.replaced or replaced
+                if kept + len(text) > LOG_RECORD_MAX:  # a record of endless lines: its start is kept
+                    cur.cut += len(text) + dropped + 1
+                    continue
+                cur.lines.append(text)
+                kept += len(text) + 1
+                cur.cut += dropped
+        if cur is not None:
+            yield cur
 
     # ------------------------------------------------------------------ load
     def logtree_bytes(self, ref: IterationRef) -> bytes | None:

@@ -1,0 +1,87 @@
+"""The page of a tinker run's logs.log in Chromium from file://: the level filter (CSS
+only: it works with JavaScript off), folded records, links to lines, printing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reportgen.site import build
+
+from .conftest import file_url
+
+FIX = Path(__file__).parent.parent / "fixtures" / "tinker"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("log") / "site"
+    build(str(FIX / "arith_resumed"), out)
+    return out
+
+
+def _shown(page, selector: str) -> int:
+    return int(page.locator(selector).evaluate_all("els => els.filter(e => e.getClientRects().length > 0).length"))
+
+
+@pytest.mark.parametrize("scripts", [True, False])
+def test_the_level_filter_hides_and_shows_records(site, browser, scripts):
+    context = browser.new_context(java_script_enabled=scripts)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(file_url(site / "logs.html"))
+        assert _shown(page, ".lrec.lv-info") == 46 and _shown(page, ".lrec.lv-warning") == 2
+        page.uncheck("#lvf-info")
+        assert _shown(page, ".lrec.lv-info") == 0 and _shown(page, ".lrec.lv-warning") == 2
+        page.uncheck("#lvf-warning")
+        assert _shown(page, ".lrec") == 0
+        page.check("#lvf-info")
+        assert _shown(page, ".lrec.lv-info") == 46 and _shown(page, ".lrec.lv-warning") == 0
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_line_link_opens_its_record_and_the_index_links_the_page(site, watched):
+    page = watched.page
+    watched.goto(file_url(site / "index.html"))
+    page.click("a[href='logs.html']")
+    page.wait_for_url("**/logs.html")
+    page.click("text=first warning")
+    assert page.evaluate("location.hash") == "#L5"
+    assert page.locator("#L5").is_visible()
+    folded = page.locator("#L7")
+    assert folded.evaluate("d => d.open") is False
+    assert not page.locator("#L7 pre").is_visible()
+    folded.locator("summary").click()
+    assert page.locator("#L7 pre").is_visible()
+    assert "Trajectory Group" in page.locator("#L7 pre").inner_text()
+    assert watched.console_errors == [] and watched.page_errors == []
+    assert watched.external(file_url(site)) == []
+
+
+def test_printing_prints_every_folded_record(site, watched):
+    page = watched.page
+    watched.goto(file_url(site / "logs.html"))
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    closed = page.locator("details.lrec:not([open])").count()
+    assert closed == 0
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.locator("details.lrec:not([open])").count() > 0
+
+
+def test_printing_without_javascript_prints_folded_records(site, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(file_url(site / "logs.html"))
+        assert not page.locator("#L7 pre").is_visible()
+        page.emulate_media(media="print")
+        assert page.locator("#L7 pre").is_visible()
+    finally:
+        context.close()
