@@ -65,7 +65,20 @@
   var viewer = doc.getElementById("rg-viewer");
   if (!viewer) {
     var logRecords = $(".lrecords");  // logs.html: a record of many lines is folded
-    if (logRecords) unfoldWhilePrinting(logRecords);
+    if (logRecords) {
+      unfoldWhilePrinting(logRecords);
+      // a link to a folded record (a traceback) opens it
+      var openTarget = function () {
+        var id = decodeURIComponent(window.location.hash.slice(1));
+        var el = id ? doc.getElementById(id) : null;
+        if (el && el.tagName === "DETAILS" && logRecords.contains(el) && !el.open) {
+          el.open = true;
+          el.scrollIntoView();
+        }
+      };
+      openTarget();
+      window.addEventListener("hashchange", openTarget);
+    }
     // pages without the viewer still get j/k between pages that link prev/next
     doc.addEventListener("keydown", function (e) {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;

@@ -241,6 +241,12 @@ class LogRecord:
     lines: list[str]  # the message's lines, the first one without its header
     cut: int = 0  # characters past the kept ones (an endless line or record)
     replaced: bool = False  # invalid UTF-8 replaced by U+FFFD in it
+    dropped_lines: int = 0  # lines past the kept ones (a record of endless lines)
+
+    @property
+    def n_lines(self) -> int:
+        """Its lines in the file, the ones past what is kept included."""
+        return len(self.lines) + self.dropped_lines
 
     @property
     def starts_run(self) -> bool:

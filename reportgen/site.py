@@ -1644,8 +1644,11 @@ def _write_run_log(
     name = reader.storage.display(getattr(reader, "log_file", "logs.log"))
     try:
         summary, parts = log_parts(records)
-    except (InputError, OSError) as exc:
-        run.warnings.append(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}; the site has no page of it")
+    except InputError as exc:  # it names the file
+        run.warnings.append(f"{exc}; the site has no page of it")
+        return None
+    except OSError as exc:
+        run.warnings.append(f"{name}: cannot read: {exc.strerror or exc}; the site has no page of it")
         return None
     if summary.replaced_line is not None:
         run.warnings.append(f"{name}:{summary.replaced_line}: invalid UTF-8 replaced by U+FFFD")

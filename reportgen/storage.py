@@ -151,7 +151,10 @@ def _open_regular(path: str) -> IO[bytes]:
     out. Opened without blocking, checked, then read as usual."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise OSError(errno.EISDIR, "a folder, not a file")
+        if not stat.S_ISREG(mode):
             raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a socket)")
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)

@@ -133,6 +133,12 @@ def _long_log(n: int, every_warning: int, every_start: int = 0) -> bytes:
     return b"".join(lines)
 
 
+# the page's bound: its rooms, and the summary and the page around the records
+_BOUND = (
+    runlog.HEAD_BYTES + runlog.ERROR_BYTES + runlog.WARNING_BYTES + runlog.START_BYTES + runlog.TAIL_BYTES + (256 << 10)
+)
+
+
 def _dead_anchors(soup: BeautifulSoup) -> list[str]:
     ids = {e["id"] for e in soup.select("[id]")}
     return [a["href"] for a in soup.select("a[href^='#']") if a["href"][1:] not in ids]
@@ -146,7 +152,7 @@ def test_a_long_log_shows_its_start_every_warning_and_its_end_within_bounds(tmp_
     out = tmp_path / "site"
     build(str(_run_with_log(tmp_path, log)), out, BuildOptions(jobs=1))
     page = out / "logs.html"
-    assert page.stat().st_size < runlog.HEAD_CHARS + runlog.NOTABLE_CHARS + runlog.TAIL_CHARS + (1 << 20)
+    assert page.stat().st_size < _BOUND
     soup = _soup(page)
     lines = [int(a.get_text()) for a in soup.select(".lrec > a.ln")]
     assert lines == sorted(lines)
@@ -173,7 +179,7 @@ def test_warnings_past_their_room_are_counted_and_said(tmp_path):
     out = tmp_path / "site"
     build(str(_run_with_log(tmp_path, _long_log(n, 1, every_start=3001))), out, BuildOptions(jobs=1))
     page = out / "logs.html"
-    assert page.stat().st_size < runlog.HEAD_CHARS + runlog.NOTABLE_CHARS + runlog.TAIL_CHARS + (1 << 20)
+    assert page.stat().st_size < _BOUND
     soup = _soup(page)
     text = soup.select("p.lsummary")[1].get_text()
     assert "of them warnings or errors" in text
@@ -228,3 +234,87 @@ def test_a_rebuild_shows_the_grown_log(tmp_path):
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert (out / "logs.html").read_bytes() == (full / "logs.html").read_bytes()
     assert "ValueError: boom" in _soup(out / "logs.html").select_one(".lrec.lv-error").get_text()
+
+
+def test_a_flood_of_warnings_never_hides_the_first_error(tmp_path):
+    """30,000 warnings, then an error with its traceback, then more: the error is shown,
+    and "first error" links the log's first error (errors have a room of their own)."""
+    lines = [b"root:1 [INFO] Command line invocation: train.py\n"]
+    lines += [b"mod:%d [INFO] info %d " % (i, i) + b"i" * 100 + b"\n" for i in range(30_000)]
+    lines += [b"py.warnings:%d [WARNING] DeprecationWarning %d " % (i, i) + b"w" * 100 + b"\n" for i in range(30_000)]
+    first_error = len(lines) + 1
+    lines.append(b"train:9 [ERROR] step failed\nTraceback (most recent call last):\n  File x\nValueError: boom\n")
+    lines += [b"mod:%d [INFO] after %d " % (i, i) + b"a" * 100 + b"\n" for i in range(30_000)]
+    lines.append(b"train:9 [ERROR] second failure\n")
+    out = tmp_path / "site"
+    build(str(_run_with_log(tmp_path, b"".join(lines))), out, BuildOptions(jobs=1))
+    soup = _soup(out / "logs.html")
+    assert "ValueError: boom" in soup.select_one(f"#L{first_error}").get_text()
+    assert soup.find("a", string="first error")["href"] == f"#L{first_error}"
+    assert len(soup.select(".lrec.lv-error")) == 2
+    assert (out / "logs.html").stat().st_size < _BOUND and _dead_anchors(soup) == []
+
+
+@pytest.mark.parametrize("shape", ["long starts", "markup", "giant record"])
+def test_adversarial_logs_keep_the_page_bounded_and_counted(tmp_path, shape):
+    """Starts with endless command lines and dumps, warnings full of characters that escape
+    to entities, one record of 100,000 lines: the page stays within its rooms, the links of
+    the list of starts all land, and line counts are the file's."""
+    if shape == "long starts":
+        one = b"root:1 [INFO] Command line invocation: train.py " + b"--flag " * 2000 + b"\n" + b"dump\n" * 300
+        log = one * 400
+        n_lines = 400 * 301
+    elif shape == "markup":
+        log = b"".join(b"mod:%d [WARNING] " % i + b"<&>" * 60 + b"\n" for i in range(60_000))
+        n_lines = 60_000
+    else:
+        log = b"root:1 [INFO] a table\n" + b"".join(b"| row %d |\n" % i for i in range(100_000))
+        n_lines = 100_001
+    out = tmp_path / "site"
+    build(str(_run_with_log(tmp_path, log)), out, BuildOptions(jobs=1))
+    page = out / "logs.html"
+    assert page.stat().st_size < _BOUND, page.stat().st_size
+    soup = _soup(page)
+    assert _dead_anchors(soup) == []
+    assert soup.select_one(".lsummary").get_text().startswith(f"{n_lines:,} line")
+    gaps = sum(int(g.get_text().split()[1].replace(",", "")) for g in soup.select(".lgap"))
+    shown = sum(len(r.select_one(".lmsg").get_text().split("\n")) for r in soup.select(".lrec"))
+    if shape == "long starts":
+        assert all(len(c.get_text()) <= runlog.COMMAND_SHOWN + 1 for c in soup.select(".lstarts code"))
+        assert "not shown" in soup.select_one(".lstarts").get_text()
+    if shape == "giant record":
+        rec = soup.select_one("#L1")
+        assert "(100001 lines)" in rec.select_one(".lsum").get_text()  # as the cards write it
+        assert "more characters in logs.log" in rec.get_text()
+    else:
+        assert gaps + shown == n_lines
+
+
+def test_record_headers_as_python_logging_writes_them(tmp_path):
+    """Python's name of an unnamed level ("Level 5"), a level a program named, a logger
+    with blanks or colons in its name; a byte order mark before the first; blank lines
+    before the first record are no record."""
+    log = "\ufeff\n\nroot:1 [Level 5] low\nmy app:2 [notice] n\npkg:mod:3 [LEVEL_25] x\nnot a header [INFO] y\n"
+    recs = _records(_run_with_log(tmp_path, log.encode()))
+    assert [(r.line, r.source, r.level, r.lines) for r in recs] == [
+        (3, "root:1", "Level 5", ["low"]),
+        (4, "my app:2", "notice", ["n"]),
+        (5, "pkg:mod:3", "LEVEL_25", ["x", "not a header [INFO] y"]),
+    ]
+
+
+def test_a_cut_line_counts_the_characters_it_left_out(tmp_path):
+    text = "中" * 20_000  # 3 bytes each: the line is cut at LOG_LINE_MAX bytes
+    recs = _records(_run_with_log(tmp_path, ("mod:1 [INFO] " + text + "\n").encode()))
+    assert len(recs[0].lines[0]) + recs[0].cut == len("mod:1 [INFO] ") + len(text) - len("mod:1 [INFO] ")
+    assert not recs[0].replaced
+
+
+def test_a_folder_named_logs_log_is_said_once(tmp_path):
+    src = tmp_path / "run"
+    shutil.copytree(FIX / "arith_resumed", src)
+    os.unlink(src / "logs.log")
+    (src / "logs.log").mkdir()
+    result = build(str(src), tmp_path / "site", BuildOptions(jobs=1))
+    said = [w for w in result.warnings if "logs.log" in w]
+    assert len(said) == 1 and said[0].count("cannot read") == 1 and "a folder, not a file" in said[0], said

@@ -8,7 +8,7 @@ FINGERPRINTS = {
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '2452c78f50ba12bf03b980068db304f696508d97c5d58100d37ea3f7637899dc',
     'iteration.html': '8b73af863526fcacebb8e85f1a2cfa0dec9a1352f71b2f470bcd2809de5d4628',
-    'logs.html': '45455412b258fcbdda40debc22f5df8d89a48a98b0e6b958674e927f6c933ade',
+    'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',

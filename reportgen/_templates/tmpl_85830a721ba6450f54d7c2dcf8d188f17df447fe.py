@@ -117,7 +117,7 @@ def block_main(context, missing=missing):
         yield escape(('s' if (environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'cut_records') == 1) else cond_expr_undefined("the inline if-expression on line 9 in 'logs.html' evaluated to false and no else section was defined.")))
         yield ' with the count of characters left out.</p>'
     yield '\n'
-    if (t_1(environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'starts')) > 1):
+    if (environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'n_starts') > 1):
         pass
         yield '\n<nav class="lstarts" aria-label="starts of the run"><h2>Starts</h2><ol>\n'
         for (l_1_line, l_1_command) in environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'starts'):
@@ -136,7 +136,7 @@ def block_main(context, missing=missing):
             pass
             yield '<p class="subtle">and '
             yield escape(t_2((environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'n_starts') - t_1(environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'starts')))))
-            yield ' more</p>'
+            yield ' more, not shown</p>'
         yield '</nav>\n'
     yield '\n'
     if (t_1(environment.getattr((undefined(name='log') if l_0_log is missing else l_0_log), 'classes')) > 1):

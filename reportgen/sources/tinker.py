@@ -240,12 +240,22 @@ LOG_FILE = "logs.log"
 LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
 LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is far less)
 # logging's format in tinker-cookbook (utils/ml_log.py): "%(name)s:%(lineno)d [%(levelname)s] %(message)s"
-_LOG_HEAD = re.compile(r"([^\s:\[\]]+):(\d+) \[([A-Z]+)\] ?(.*)\Z", re.S)
+# (a logger's name may hold blanks and colons; a level may be "Level 5", logging's name for
+# a number it has no name for, or any name a program gave with addLevelName)
+_LOG_HEAD = re.compile(r"(\S[^\n]*?):(\d+) \[([^\]\n]{1,40})\] ?(.*)\Z", re.S)
+
+
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+
+
+def _chars(data: bytes) -> int:
+    """The characters of UTF-8 bytes (a byte that is not valid UTF-8 counts as one)."""
+    return len(data.translate(None, _CONTINUATION_BYTES))
 
 
 def _bounded_lines(f: Any, limit: int) -> Iterator[tuple[int, bytes, int]]:
     """The lines of a binary file: (number from 1, the line without its end of line and cut
-    at ``limit`` bytes, the bytes cut); a line is never held longer than ``limit``."""
+    at ``limit`` bytes, the characters cut); a line is never held longer than ``limit``."""
     no = 0
     while True:
         raw = f.readline(limit)
@@ -254,16 +264,17 @@ def _bounded_lines(f: Any, limit: int) -> Iterator[tuple[int, bytes, int]]:
         no += 1
         dropped = 0
         if not raw.endswith(b"\n"):
+            # the characters past the bound, counted as UTF-8 lead bytes (never held together)
             while len(rest := f.readline(limit)) == limit and not rest.endswith(b"\n"):
-                dropped += len(rest)
-            dropped += len(rest) - rest.endswith(b"\n")
+                dropped += _chars(rest)
+            dropped += _chars(rest.removesuffix(b"\n"))
             if dropped:  # cut inside a character: its first bytes go too (no U+FFFD for them)
                 lead = len(raw) - 1
                 while lead > 0 and len(raw) - lead < 4 and raw[lead] & 0xC0 == 0x80:
                     lead -= 1
                 if raw[lead] >= 0xC0 and len(raw) - lead < (2 if raw[lead] < 0xE0 else 3 if raw[lead] < 0xF0 else 4):
-                    dropped += len(raw) - lead
                     raw = raw[:lead]
+                    dropped += 1
             raw += b"\n"
         raw = raw[:-1]
         if raw.endswith(b"\r"):
@@ -750,8 +761,12 @@ class TinkerReader:
                     text, replaced = raw.decode("utf-8"), False
                 except UnicodeDecodeError:
                     text, replaced = raw.decode("utf-8", "replace"), True
+                if no == 1:
+                    text = text.removeprefix("\ufeff")  # a byte order mark is no part of a logger's name
                 m = _LOG_HEAD.match(text)
                 if m is not None or cur is None:
+                    if m is None and not text.strip():
+                        continue  # blank lines before the first record: nothing to show
                     if cur is not None:
                         yield cur
                     if m is None:
@@ -764,6 +779,7 @@ class TinkerReader:
                 cur.replaced = cur.replaced or replaced
                 if kept + len(text) > LOG_RECORD_MAX:  # a record of endless lines: its start is kept
                     cur.cut += len(text) + dropped + 1
+                    cur.dropped_lines += 1
                     continue
                 cur.lines.append(text)
                 kept += len(text) + 1

@@ -1,12 +1,13 @@
 """The page of a run's own log (tinker's ``logs.log``): its records as HTML, a few at a time.
 
 A log grows with the run (tinker-cookbook appends to it at every start, and a logged
-trajectory group is a few KB), so the page is bounded: it shows the log's first
-``HEAD_CHARS`` characters, then every warning and error up to ``NOTABLE_CHARS`` and
-the first ``STARTS_LISTED`` starts of the run, then its last ``TAIL_CHARS``, and says where
-and how much it left out
-(a record counts its markup too: the page of a log of short records stays as small).
-The counts in the page's summary are the whole log's.
+trajectory group is a few KB), so the page is bounded whatever the log's length. It shows
+the log's first ``HEAD_BYTES``; past them, the log's first error and first warning, then
+errors up to ``ERROR_BYTES`` and warnings up to ``WARNING_BYTES`` (each its own room: a
+flood of warnings never crowds out an error), the run's starts up to ``START_BYTES``; then
+the log's last ``TAIL_BYTES``. It says where and how much it left out. A record is counted
+by the bytes it will take in the page (its escaped text and its markup), a gap marker
+with the record after it. The counts in the page's summary are the whole log's.
 """
 
 from __future__ import annotations
@@ -17,20 +18,27 @@ from dataclasses import dataclass, field
 
 from ..model import LogRecord
 from .html import esc, esc_pre
-from .text import fold_summary
+from .text import cut_clusters, fold_summary
 
 LOG_PAGE = "logs.html"
-HEAD_CHARS = 2 << 20
-NOTABLE_CHARS = 2 << 20
-TAIL_CHARS = 1 << 20
+HEAD_BYTES = 2 << 20
+ERROR_BYTES = 1 << 20
+WARNING_BYTES = 1 << 20
+START_BYTES = 256 << 10
+TAIL_BYTES = 1 << 20
 FOLD_LINES = 12  # a record of more lines is folded to its first ones
 STARTS_LISTED = 1000  # starts named in the summary (a crash loop can restart thousands of times)
+COMMAND_SHOWN = 200  # characters of a start's command line in the summary's list
 
 # the filter's classes: Python's levels, and "other" for custom ones and text before any record
 LEVEL_CLASSES = ("debug", "info", "warning", "error", "other")
 _CLASS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "WARN": "warning", "ERROR": "error"}
 _CLASS.update(CRITICAL="error", FATAL="error")
-NOTABLE = frozenset(("warning", "error"))
+NOTABLE = {"error": ERROR_BYTES, "warning": WARNING_BYTES}  # a class with a room of its own
+
+_MARKUP = 160  # about the bytes of a record's markup
+_FOLDED = 200  # and of a folded record's summary
+_GAP = 200  # about the bytes of a gap marker
 
 
 def level_class(level: str | None) -> str:
@@ -45,7 +53,7 @@ class LogSummary:
     lines: int = 0
     records: int = 0
     levels: Counter[str] = field(default_factory=Counter)  # by filter class
-    starts: list[tuple[int, str]] = field(default_factory=list)  # (line, command line)
+    starts: list[tuple[int, str]] = field(default_factory=list)  # shown starts: (line, command line)
     n_starts: int = 0
     left_out_records: int = 0
     left_out_lines: int = 0
@@ -60,15 +68,14 @@ class LogSummary:
         return [(c, self.levels[c]) for c in LEVEL_CLASSES if self.levels[c]]
 
 
-_MARKUP = 160  # about the bytes of a record's markup: a log of short records is mostly markup
-
-
 def _size(rec: LogRecord) -> int:
-    return sum(map(len, rec.lines)) + len(rec.lines) + _MARKUP
-
-
-def _end_line(rec: LogRecord) -> int:
-    return rec.line + len(rec.lines) - 1
+    """About the bytes the record takes in the page: UTF-8, the entities of < > &, markup."""
+    n = _MARKUP + (_FOLDED if len(rec.lines) > FOLD_LINES else 0)
+    for line in rec.lines:
+        n += len(line.encode("utf-8", "replace")) + 1
+        if "<" in line or ">" in line or "&" in line:
+            n += 3 * (line.count("<") + line.count(">")) + 4 * line.count("&")
+    return n
 
 
 def record_html(rec: LogRecord, start: int | None = None) -> str:
@@ -91,7 +98,7 @@ def record_html(rec: LogRecord, start: int | None = None) -> str:
     if len(rec.lines) > FOLD_LINES:
         return (
             f'{title}<details class="lrec lv-{cls}" id="L{rec.line}"><summary>{head} '
-            f'<span class="lsum">{esc(fold_summary(text))}</span></summary>'
+            f'<span class="lsum">{esc(fold_summary(text, rec.n_lines))}</span></summary>'
             f'<pre class="lmsg">{esc_pre(text)}</pre></details>\n'
         )
     if "\n" not in text:  # on the line of its header
@@ -114,7 +121,8 @@ def log_parts(records: Iterable[LogRecord]) -> tuple[LogSummary, list[str]]:
     and in memory whatever the log's length (see the module's docstring)."""
     summary = LogSummary()
     out: list[str] = []
-    shown = notable_shown = 0
+    shown = 0
+    used = {"error": 0, "warning": 0, "start": 0}
     tail: deque[tuple[LogRecord, int | None, int]] = deque()
     tail_size = 0
     gap_records = gap_lines = 0
@@ -127,20 +135,37 @@ def log_parts(records: Iterable[LogRecord]) -> tuple[LogSummary, list[str]]:
             gap_records = gap_lines = 0
         out.append(record_html(rec, start))
         summary.first.setdefault(level_class(rec.level), rec.line)
+        if start is not None and len(summary.starts) < STARTS_LISTED:  # the list links shown starts only
+            command = rec.lines[0].partition(":")[2].strip()
+            summary.starts.append(
+                (rec.line, cut_clusters(command, COMMAND_SHOWN) + ("…" if len(command) > COMMAND_SHOWN else ""))
+            )
 
     def leave_out(rec: LogRecord) -> None:
         nonlocal gap_records, gap_lines
         gap_records += 1
-        gap_lines += len(rec.lines)
+        gap_lines += rec.n_lines
         summary.left_out_records += 1
-        summary.left_out_lines += len(rec.lines)
+        summary.left_out_lines += rec.n_lines
         if level_class(rec.level) in NOTABLE:
             summary.left_out_notable += 1
+
+    def room_for(rec: LogRecord, start: int | None, size: int) -> bool:
+        """Whether a record past the head and leaving the tail is shown: the log's first error
+        and warning always, then each class while its room lasts."""
+        cls = level_class(rec.level)
+        if cls in NOTABLE and (cls not in summary.first or used[cls] + size <= NOTABLE[cls]):
+            used[cls] += size
+            return True
+        if start is not None and used["start"] + size <= START_BYTES:
+            used["start"] += size
+            return True
+        return False
 
     for rec in records:
         cls = level_class(rec.level)
         summary.records += 1
-        summary.lines = _end_line(rec)
+        summary.lines = rec.line + rec.n_lines - 1
         summary.levels[cls] += 1
         summary.cut_records += bool(rec.cut)
         if rec.replaced and summary.replaced_line is None:
@@ -149,24 +174,19 @@ def log_parts(records: Iterable[LogRecord]) -> tuple[LogSummary, list[str]]:
         if rec.starts_run:
             summary.n_starts += 1
             start = summary.n_starts
-            if len(summary.starts) < STARTS_LISTED:
-                summary.starts.append((rec.line, rec.lines[0].partition(":")[2].strip()))
         size = _size(rec)
-        if in_head and shown + size <= HEAD_CHARS:
+        if in_head and shown + size <= HEAD_BYTES:
             shown += size
             emit(rec, start)
             continue
         in_head = False
-        # the last TAIL_CHARS wait here; what leaves them is shown if notable and in room
+        # the last TAIL_BYTES wait here; what leaves them is shown if there is room for it
         tail.append((rec, start, size))
         tail_size += size
-        while tail_size > TAIL_CHARS and len(tail) > 1:
+        while tail_size > TAIL_BYTES and len(tail) > 1:
             old, old_start, old_size = tail.popleft()
             tail_size -= old_size
-            if old_start is not None and old_start <= STARTS_LISTED:
-                emit(old, old_start)  # the summary's list of starts links it
-            elif level_class(old.level) in NOTABLE and notable_shown + old_size <= NOTABLE_CHARS:
-                notable_shown += old_size
+            if room_for(old, old_start, old_size + (_GAP if gap_records else 0)):
                 emit(old, old_start)
             else:
                 leave_out(old)

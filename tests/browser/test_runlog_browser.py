@@ -10,6 +10,7 @@ import pytest
 from reportgen.site import build
 
 from .conftest import file_url
+from .test_viewer import wait_js
 
 FIX = Path(__file__).parent.parent / "fixtures" / "tinker"
 
@@ -83,5 +84,31 @@ def test_printing_without_javascript_prints_folded_records(site, browser):
         assert not page.locator("#L7 pre").is_visible()
         page.emulate_media(media="print")
         assert page.locator("#L7 pre").is_visible()
+    finally:
+        context.close()
+
+
+def test_a_linked_folded_record_opens_clear_of_the_header(site, watched):
+    """A link to a folded record (a trajectory dump, a traceback) opens it, on load and on a
+    change of address, and a linked record is below the sticky header, not under it."""
+    page = watched.page
+    watched.goto(file_url(site / "logs.html") + "#L7")
+    assert page.locator("#L7").evaluate("d => d.open") is True
+    header_bottom = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
+    assert page.locator("#L7").evaluate("e => e.getBoundingClientRect().top") >= header_bottom - 1
+    page.evaluate("location.hash = '#L82'")
+    wait_js(watched, "document.getElementById('L82').open === true")
+    page.click("text=first warning")
+    top = page.locator("#L5").evaluate("e => e.getBoundingClientRect().top")
+    assert header_bottom - 1 <= top < 200
+    assert watched.console_errors == [] and watched.page_errors == []
+
+
+def test_the_page_fits_a_phone(site, browser):
+    context = browser.new_context(viewport={"width": 375, "height": 700})
+    page = context.new_page()
+    try:
+        page.goto(file_url(site / "logs.html"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
     finally:
         context.close()
