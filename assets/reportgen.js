@@ -69,7 +69,8 @@
       unfoldWhilePrinting(logRecords);
       // a link to a folded record (a traceback) opens it
       var openTarget = function () {
-        var id = decodeURIComponent(window.location.hash.slice(1));
+        var id = window.location.hash.slice(1);
+        try { id = decodeURIComponent(id); } catch (e) { return; }  // "#%E0": a malformed address
         var el = id ? doc.getElementById(id) : null;
         if (el && el.tagName === "DETAILS" && logRecords.contains(el) && !el.open) {
           el.open = true;

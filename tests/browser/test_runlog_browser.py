@@ -112,3 +112,10 @@ def test_the_page_fits_a_phone(site, browser):
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
     finally:
         context.close()
+
+
+def test_a_malformed_address_breaks_nothing(site, watched):
+    watched.goto(file_url(site / "logs.html") + "#%E0%A4%A")
+    watched.page.evaluate("location.hash = '#L7'")
+    wait_js(watched, "document.getElementById('L7').open === true")
+    assert watched.page_errors == []
