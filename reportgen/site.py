@@ -1318,8 +1318,13 @@ def _previous_downloads(
     if old_root is None or not isinstance(old, dict):
         return None
     rows, sizes = old.get("rows"), old.get("sizes")
-    if type(rows) is not int or not isinstance(sizes, dict) or old.get("digest") != digests.get(rows):
-        return None
+    if (
+        type(rows) is not int
+        or not isinstance(sizes, dict)
+        or rows not in digests
+        or old.get("digest") != digests[rows]
+    ):
+        return None  # (a state without a digest, or of rows this table has not, is no start of it)
     files: list[IO[bytes]] = []
     for name in DOWNLOADS:
         f = _open_sized(old_root / name, sizes.get(name))

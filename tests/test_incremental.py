@@ -809,6 +809,24 @@ def test_metric_downloads_get_the_new_rows_added_when_the_table_only_grew(tmp_pa
     check(o, [12, 12])
 
 
+def test_a_state_without_the_downloads_digest_writes_them_whole(tmp_path):
+    """A state file whose downloads entry lost its digest (or names rows the table has not)
+    is no evidence that the old files start the new ones: they are written whole."""
+    import orjson
+
+    src, site, full, o = _built_metrics_site(tmp_path)
+    _metrics_run(o, 5, 6)  # the run goes on
+    (src / "observe.jsonl").write_text(o.text())
+    state = orjson.loads((site / STATE).read_bytes())
+    del state["downloads"]["digest"]
+    state["downloads"]["rows"] = 1000  # more rows than the table has: no digest is made for them
+    (site / STATE).write_bytes(orjson.dumps(state))
+    build(str(src), site, BuildOptions(jobs=1))
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    for name in ("metrics.jsonl", "metrics.csv"):
+        assert (site / name).read_bytes() == (full / name).read_bytes(), name
+
+
 def test_a_tables_digest_does_not_depend_on_the_other_counts_asked(tmp_path):
     """A count's digest is the same whichever other counts one pass also gives (a rebuild
     asks for the old count and the new one, the build before asked for its own only), and

@@ -291,16 +291,59 @@ def test_adversarial_logs_keep_the_page_bounded_and_counted(tmp_path, shape):
 
 
 def test_record_headers_as_python_logging_writes_them(tmp_path):
-    """Python's name of an unnamed level ("Level 5"), a level a program named, a logger
-    with blanks or colons in its name; a byte order mark before the first; blank lines
-    before the first record are no record."""
-    log = "\ufeff\n\nroot:1 [Level 5] low\nmy app:2 [notice] n\npkg:mod:3 [LEVEL_25] x\nnot a header [INFO] y\n"
+    """Python's name of an unnamed level ("Level 5"), a level a program named in capitals,
+    a logger with colons in its name; a byte order mark before the first; blank lines
+    before the first record are no record; a traceback's last line that looks like a
+    header (a blank in the name, a level not in capitals) continues its record."""
+    log = (
+        "\ufeff\n\nroot:1 [Level 5] low\npkg:mod:3 [LEVEL_25] x\nnot a header [INFO] y\n"
+        "train:9 [ERROR] failed\nTraceback (most recent call last):\nRuntimeError: shape mismatch at dim:1 [expected 3]\n"
+        "my app:2 [INFO] blank in the name\n"
+    )
     recs = _records(_run_with_log(tmp_path, log.encode()))
     assert [(r.line, r.source, r.level, r.lines) for r in recs] == [
         (3, "root:1", "Level 5", ["low"]),
-        (4, "my app:2", "notice", ["n"]),
-        (5, "pkg:mod:3", "LEVEL_25", ["x", "not a header [INFO] y"]),
+        (4, "pkg:mod:3", "LEVEL_25", ["x", "not a header [INFO] y"]),
+        (
+            6,
+            "train:9",
+            "ERROR",
+            [
+                "failed",
+                "Traceback (most recent call last):",
+                "RuntimeError: shape mismatch at dim:1 [expected 3]",
+                "my app:2 [INFO] blank in the name",
+            ],
+        ),
     ]
+
+
+def test_a_record_past_its_bound_keeps_its_start_and_no_line_after_a_hole(tmp_path):
+    lines = ["mod:1 [INFO] head"] + [f"L{i:03d} " + "x" * 995 for i in range(64)] + ["BIG" + "y" * 5000]
+    lines += ["after the hole 1", "after the hole 2", "mod:2 [INFO] next"]
+    recs = _records(_run_with_log(tmp_path, ("\n".join(lines) + "\n").encode()))
+    assert len(recs) == 2 and recs[0].lines[-1].startswith("L")
+    assert recs[0].dropped_lines == 3 and recs[0].n_lines == 68 and recs[1].line == 69
+
+
+def test_a_line_cut_just_before_a_characters_last_bytes_is_valid_text(tmp_path):
+    """16,383 ASCII bytes, then "€" (3 bytes) across the bound: the character is one left
+    out, not a U+FFFD; a CR LF end of line is no character left out."""
+    for end in (b"\n", b"\r\n"):
+        line = b"mod:1 [INFO] " + b"a" * (LOG_LINE_MAX - 1 - len(b"mod:1 [INFO] ")) + "€".encode() + end
+        recs = _records(_run_with_log(tmp_path, line, name=f"run{len(end)}"))
+        assert not recs[0].replaced and recs[0].cut == 1 and "\ufffd" not in recs[0].lines[0]
+
+
+def test_hostile_logger_names_and_quotes_keep_the_page_bounded(tmp_path):
+    """A logger name of 16,000 quotes (each an entity of 5 bytes) on 2,000 lines: the page
+    stays within its rooms, counting the name and the entities."""
+    log = b"".join(b'"' * 16_000 + b":%d [INFO] " % i + b"'" * 300 + b"\n" for i in range(2000))
+    out = tmp_path / "site"
+    build(str(_run_with_log(tmp_path, log)), out, BuildOptions(jobs=1))
+    assert (out / "logs.html").stat().st_size < _BOUND
+    soup = _soup(out / "logs.html")
+    assert _dead_anchors(soup) == [] and soup.select(".lgap")
 
 
 def test_a_cut_line_counts_the_characters_it_left_out(tmp_path):

@@ -240,9 +240,10 @@ LOG_FILE = "logs.log"
 LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
 LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is far less)
 # logging's format in tinker-cookbook (utils/ml_log.py): "%(name)s:%(lineno)d [%(levelname)s] %(message)s"
-# (a logger's name may hold blanks and colons; a level may be "Level 5", logging's name for
-# a number it has no name for, or any name a program gave with addLevelName)
-_LOG_HEAD = re.compile(r"(\S[^\n]*?):(\d+) \[([^\]\n]{1,40})\] ?(.*)\Z", re.S)
+# (a logger's name may hold colons, not blanks; a level is a name in capitals, as Python's
+# and addLevelName's by custom, or "Level 5", logging's name for a number it has no name
+# for: a traceback's "RuntimeError: bad dim:1 [expected 3]" continues its record)
+_LOG_HEAD = re.compile(r"([^\s\[\]]+):(\d+) \[([A-Z][A-Z0-9_]{0,39}|Level -?\d{1,9})\] ?(.*)\Z", re.S)
 
 
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
@@ -265,10 +266,15 @@ def _bounded_lines(f: Any, limit: int) -> Iterator[tuple[int, bytes, int]]:
         dropped = 0
         if not raw.endswith(b"\n"):
             # the characters past the bound, counted as UTF-8 lead bytes (never held together)
+            cut = False
             while len(rest := f.readline(limit)) == limit and not rest.endswith(b"\n"):
                 dropped += _chars(rest)
-            dropped += _chars(rest.removesuffix(b"\n"))
-            if dropped:  # cut inside a character: its first bytes go too (no U+FFFD for them)
+                cut = True
+            rest = rest.removesuffix(b"\n").removesuffix(b"\r")  # the end of line is no character
+            if rest:
+                dropped += _chars(rest)
+                cut = True
+            if cut:  # cut inside a character: its first bytes go too (no U+FFFD for them)
                 lead = len(raw) - 1
                 while lead > 0 and len(raw) - lead < 4 and raw[lead] & 0xC0 == 0x80:
                     lead -= 1
@@ -780,6 +786,7 @@ class TinkerReader:
                 if kept + len(text) > LOG_RECORD_MAX:  # a record of endless lines: its start is kept
                     cur.cut += len(text) + dropped + 1
                     cur.dropped_lines += 1
+                    kept = LOG_RECORD_MAX + 1  # and nothing after the first line left out (no hole)
                     continue
                 cur.lines.append(text)
                 kept += len(text) + 1

@@ -6,8 +6,9 @@ the log's first ``HEAD_BYTES``; past them, the log's first error and first warni
 errors up to ``ERROR_BYTES`` and warnings up to ``WARNING_BYTES`` (each its own room: a
 flood of warnings never crowds out an error), the run's starts up to ``START_BYTES``; then
 the log's last ``TAIL_BYTES``. It says where and how much it left out. A record is counted
-by the bytes it will take in the page (its escaped text and its markup), a gap marker
-with the record after it. The counts in the page's summary are the whole log's.
+by at least the bytes it will take in the page (its texts escaped, in UTF-8, and its
+markup), a gap marker with the record after it. The counts in the page's summary are the
+whole log's.
 """
 
 from __future__ import annotations
@@ -36,8 +37,7 @@ _CLASS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "WARN": "warni
 _CLASS.update(CRITICAL="error", FATAL="error")
 NOTABLE = {"error": ERROR_BYTES, "warning": WARNING_BYTES}  # a class with a room of its own
 
-_MARKUP = 160  # about the bytes of a record's markup
-_FOLDED = 200  # and of a folded record's summary
+_MARKUP = 200  # the bytes of a record's markup, and of the "more characters" note
 _GAP = 200  # about the bytes of a gap marker
 
 
@@ -68,13 +68,26 @@ class LogSummary:
         return [(c, self.levels[c]) for c in LEVEL_CLASSES if self.levels[c]]
 
 
+def _bytes(text: str) -> int:
+    """At least the bytes of ``text`` escaped, in UTF-8: each of < > & " ' as an entity."""
+    n = len(text.encode("utf-8", "replace"))
+    if "<" in text or ">" in text or "&" in text or '"' in text or "'" in text:
+        n += 3 * (text.count("<") + text.count(">")) + 4 * (text.count("&") + text.count('"') + text.count("'"))
+    return n
+
+
 def _size(rec: LogRecord) -> int:
-    """About the bytes the record takes in the page: UTF-8, the entities of < > &, markup."""
-    n = _MARKUP + (_FOLDED if len(rec.lines) > FOLD_LINES else 0)
+    """At least the bytes the record takes in the page: its texts escaped, in UTF-8 (the
+    logger's name and level too: either may be a line's 16 KiB), the summary of a folded
+    one (its first lines again, at most), and its markup."""
+    n = _MARKUP + _bytes(rec.source or "") + _bytes(rec.level or "")
+    longest = 0
     for line in rec.lines:
-        n += len(line.encode("utf-8", "replace")) + 1
-        if "<" in line or ">" in line or "&" in line:
-            n += 3 * (line.count("<") + line.count(">")) + 4 * line.count("&")
+        k = _bytes(line)
+        n += k + 1
+        longest = max(longest, k)
+    if len(rec.lines) > FOLD_LINES:  # two of its lines, cut at 160 clusters (a cluster may be long)
+        n += 2 * longest + 64
     return n
 
 
