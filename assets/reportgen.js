@@ -70,12 +70,14 @@
       // a link to a folded record (a traceback) opens it
       var openTarget = function () {
         var id = window.location.hash.slice(1);
+        // search.html's links say "#q=...&at=L12": the record is at=
+        var at = /(?:^|&)at=([^&]*)/.exec(id);
+        if (at) id = at[1];
         try { id = decodeURIComponent(id); } catch (e) { return; }  // "#%E0": a malformed address
         var el = id ? doc.getElementById(id) : null;
-        if (el && el.tagName === "DETAILS" && logRecords.contains(el) && !el.open) {
-          el.open = true;
-          el.scrollIntoView();
-        }
+        if (!el || !logRecords.contains(el)) return;
+        if (el.tagName === "DETAILS") el.open = true;
+        if (at || el.tagName === "DETAILS") el.scrollIntoView();
       };
       openTarget();
       window.addEventListener("hashchange", openTarget);

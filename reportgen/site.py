@@ -62,7 +62,7 @@ from .views.iteration import (
     whole_figures,
 )
 from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtree_parts, outline_group_parts
-from .views.runlog import LOG_PAGE, LogSummary, log_parts, summary_text
+from .views.runlog import LOG_PAGE, LOG_SHARD, LogSummary, log_parts, summary_text
 from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
 from .views.search import index_bytes as search_index_bytes
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
@@ -1603,7 +1603,7 @@ def render_run(
             record(si, i, results[(si, i)])
         if chart_out is None:
             chart_out = run_files()
-    log_summary = _write_run_log(reader, run, writer, env, common)
+    log_summary = _write_run_log(reader, run, writer, env, common, search)
     ctx = index_context(run, site_title, rows=False)
     ctx.update(common)
     ctx["is_index"] = True
@@ -1622,12 +1622,17 @@ def render_run(
             name = shard_name(ref.page)
             if name in results[(si, i)][6]:
                 shards.append((name, _page_title(run, ref), ref.page))
+        n_iterations = len(shards)
+        if log_summary is not None:  # the records logs.html shows, searched last
+            shards.append((LOG_SHARD, "logs.log", LOG_PAGE))
         writer.write(INDEX_FILE, search_index_bytes(shards))
         word = "update" if run.format == "observe" else "iteration"
         writer.write(
             # without the header's link to itself
             "search.html",
-            env.get_template("search.html").render({**common, "search": False, "shards": len(shards), "word": word}),
+            env.get_template("search.html").render(
+                {**common, "search": False, "shards": n_iterations, "word": word, "with_log": log_summary is not None}
+            ),
         )
     if run.code_diff is not None:
         writer.write(
@@ -1638,17 +1643,19 @@ def render_run(
 
 
 def _write_run_log(
-    reader: Reader, run: Run, writer: SiteWriter, env: Environment, common: dict[str, Any]
+    reader: Reader, run: Run, writer: SiteWriter, env: Environment, common: dict[str, Any], search: bool = False
 ) -> LogSummary | None:
-    """The page of the run's own log (tinker's logs.log), if the reader has one; a log that
-    cannot be read is said, and the site is built without its page."""
+    """The page of the run's own log (tinker's logs.log), if the reader has one, and with
+    ``search`` the search data file of the records it shows; a log that cannot be read is
+    said, and the site is built without its page."""
     log = getattr(reader, "log_records", None)
     records = log() if log is not None else None
     if records is None:
         return None
     name = reader.storage.display(getattr(reader, "log_file", "logs.log"))
+    items: list[list[Any]] | None = [] if search else None
     try:
-        summary, parts = log_parts(records)
+        summary, parts = log_parts(records, items)
     except InputError as exc:  # it names the file
         run.warnings.append(f"{exc}; the site has no page of it")
         return None
@@ -1663,6 +1670,8 @@ def _write_run_log(
         .split(_GROUPS_MARK)
     )
     writer.write(LOG_PAGE, _page_parts(head, parts, tail))
+    if items is not None:
+        writer.write(LOG_SHARD, shard_bytes(LOG_PAGE, "logs.log", [LOG_PAGE], items))
     return summary
 
 

@@ -361,3 +361,24 @@ def test_a_folder_named_logs_log_is_said_once(tmp_path):
     result = build(str(src), tmp_path / "site", BuildOptions(jobs=1))
     said = [w for w in result.warnings if "logs.log" in w]
     assert len(said) == 1 and said[0].count("cannot read") == 1 and "a folder, not a file" in said[0], said
+
+
+def test_search_data_holds_the_shown_records_only(tmp_path):
+    """With the search of every text, logs_search.js lists the records logs.html shows
+    (each anchor on the page), after the iterations in search_index.js; without it, none."""
+    import orjson
+
+    out = tmp_path / "site"
+    build(str(_run_with_log(tmp_path, _long_log(40_000, 997))), out, BuildOptions(jobs=1, search="on"))
+    data = (out / "logs_search.js").read_bytes()
+    shard = orjson.loads(data[data.index(b"{") : data.rindex(b"}") + 1])
+    assert shard["key"] == "logs.html" and shard["pages"] == ["logs.html"]
+    soup = _soup(out / "logs.html")
+    assert [f"L{a.get_text()}" for a in soup.select(".lrec > a.ln")] == [it[1] for it in shard["items"]]
+    assert len(shard["items"]) < 40_000
+    index = (out / "search_index.js").read_text()
+    assert index.rstrip().endswith('["logs_search.js","logs.log","logs.html"]];')
+    assert "then the records logs.html shows" in (out / "search.html").read_text()
+    out2 = tmp_path / "site2"
+    build(str(_run_with_log(tmp_path, _long_log(100, 10), name="r2")), out2, BuildOptions(jobs=1, search="off"))
+    assert not (out2 / "logs_search.js").exists()

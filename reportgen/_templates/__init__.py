@@ -10,6 +10,6 @@ FINGERPRINTS = {
     'iteration.html': '8b73af863526fcacebb8e85f1a2cfa0dec9a1352f71b2f470bcd2809de5d4628',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
-    'search.html': '76ce65c3816d60b31a262cacf44ab075a67888eb316562c5005c5fa1b97eba61',
+    'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

@@ -65,6 +65,7 @@ def block_main(context, missing=missing):
     _block_vars = {}
     l_0_word = resolve('word')
     l_0_shards = resolve('shards')
+    l_0_with_log = resolve('with_log')
     pass
     yield '\n<h1>Search every text of the run</h1>\n<form id="rs-form" class="viewer-bar" role="search" aria-label="Search the run" data-word="'
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
@@ -77,6 +78,9 @@ def block_main(context, missing=missing):
     yield ' '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield escape(('' if ((undefined(name='shards') if l_0_shards is missing else l_0_shards) == 1) else 's'))
+    if (undefined(name='with_log') if l_0_with_log is missing else l_0_with_log):
+        pass
+        yield ', then the records logs.html shows,'
     yield ' one after another, in this browser; nothing leaves it. A match opens its member with the page\'s search set to the same text.</p>\n<p id="rs-said" class="vh" aria-live="polite"></p>\n<div id="rs-results"></div>\n'
 
 def block_scripts(context, missing=missing):
@@ -90,4 +94,4 @@ def block_scripts(context, missing=missing):
     yield '<script src="search_index.js"></script><script src="assets/match.js"></script><script src="assets/search.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=70&10=72&16=74&17=76&21=82'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=71&10=73&16=75&17=77&21=86'

@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..model import LogRecord
 from .html import esc, esc_pre
 from .text import cut_clusters, fold_summary
 
 LOG_PAGE = "logs.html"
+LOG_SHARD = "logs_search.js"  # the records the page shows, for search.html (views.search's format)
 HEAD_BYTES = 2 << 20
 ERROR_BYTES = 1 << 20
 WARNING_BYTES = 1 << 20
@@ -129,9 +131,10 @@ def _gap_html(records: int, lines: int) -> str:
     )
 
 
-def log_parts(records: Iterable[LogRecord]) -> tuple[LogSummary, list[str]]:
+def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None) -> tuple[LogSummary, list[str]]:
     """The page's records as HTML pieces, and the summary of the whole log; bounded in size
-    and in memory whatever the log's length (see the module's docstring)."""
+    and in memory whatever the log's length (see the module's docstring). ``items``: filled
+    with the shown records as search items (``views.search.shard_items``' form)."""
     summary = LogSummary()
     out: list[str] = []
     shown = 0
@@ -148,6 +151,9 @@ def log_parts(records: Iterable[LogRecord]) -> tuple[LogSummary, list[str]]:
             gap_records = gap_lines = 0
         out.append(record_html(rec, start))
         summary.first.setdefault(level_class(rec.level), rec.line)
+        if items is not None:
+            who = " ".join(x for x in (f"line {rec.line}", rec.level, rec.source) if x)
+            items.append([0, f"L{rec.line}", who, None, "\n".join(rec.lines)])
         if start is not None and len(summary.starts) < STARTS_LISTED:  # the list links shown starts only
             command = rec.lines[0].partition(":")[2].strip()
             summary.starts.append(

@@ -119,3 +119,31 @@ def test_a_malformed_address_breaks_nothing(site, watched):
     watched.page.evaluate("location.hash = '#L7'")
     wait_js(watched, "document.getElementById('L7').open === true")
     assert watched.page_errors == []
+
+
+def test_search_html_finds_log_records_and_opens_them(site, watched):
+    """search.html reads the records logs.html shows after the iterations; a match opens
+    logs.html at its record, a folded one opened, below the header."""
+    page = watched.page
+    watched.goto(file_url(site / "search.html") + "#q=model%20pricing")
+    wait_js(watched, "/ searched$/.test(document.getElementById('rs-status').textContent)")
+    found = page.eval_on_selector_all(
+        ".rs-item > a", "as => as.map(a => a.closest('.rs-it').querySelector('h2').textContent + ': ' + a.textContent)"
+    )
+    assert found == [
+        "logs.log: line 5 WARNING tinker_cookbook.utils.cost_estimation:190",
+        "logs.log: line 698 WARNING tinker_cookbook.utils.cost_estimation:190",
+    ]
+    page.click(".rs-item > a >> nth=1")
+    page.wait_for_url("**/logs.html#q=model%20pricing&at=L698")
+    wait_js(watched, "document.getElementById('L698').getBoundingClientRect().top > 0")
+    top = page.locator("#L698").evaluate("e => e.getBoundingClientRect().top")
+    header_bottom = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
+    assert header_bottom - 1 <= top < 200
+    # a folded record (a trajectory dump) found by its text opens
+    watched.goto(file_url(site / "search.html") + "#q=End%20Trajectory%20Group")
+    wait_js(watched, "/ searched$/.test(document.getElementById('rs-status').textContent)")
+    page.click(".rs-it:last-child .rs-item > a >> nth=0")
+    page.wait_for_url("**/logs.html#*")
+    wait_js(watched, "document.querySelector('details.lrec[open]') !== null")
+    assert watched.console_errors == [] and watched.page_errors == []
