@@ -469,3 +469,22 @@ def test_the_size_of_a_column_is_estimated_from_values_spread_over_it():
     for name in cols.names:
         real = len(cols.json(name))
         assert 0.8 * real <= cols.size(name) <= 1.25 * real, (name, cols.size(name), real)
+
+
+def test_a_column_is_integer_as_the_whole_column_test_says():
+    """The quick rejection of a fraction among the first values gives what the test of the
+    whole column gives: NaN and infinities are no values, and a column of integers past
+    2^53 (which JSON readers round) is not an integer column."""
+    import random
+    from array import array
+
+    def whole(values: list[float]) -> bool:
+        finite = [v for v in values if math.isfinite(v)]
+        return bool(finite) and all(v.is_integer() for v in finite) and max(map(abs, finite)) < 2**53
+
+    pool = [1.0, 2.0, -3.0, 0.5, math.nan, math.inf, -math.inf, 2.0**53, -(2.0**53), 2.0**60, 1e-300, -0.0, 0.0, 7.0]
+    rnd = random.Random(7)
+    for _ in range(3000):
+        values = [rnd.choice(pool) for _ in range(rnd.randint(0, 80))]
+        assert charts._all_integer(values) == whole(values), values
+        assert charts._all_integer(array("d", values)) == whole(values), values

@@ -22,7 +22,7 @@ import io
 import math
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -327,12 +327,20 @@ def _json_values(values: list[float], ints: bool) -> list[float] | list[int | No
     return [int(v) if math.isfinite(v) else None for v in values] if ints else values
 
 
-def _all_integer(values: list[float]) -> bool:
-    # counted with map() at C speed: 10,000 x 200 values go through here
+def _all_integer(values: Sequence[float]) -> bool:
+    # most columns are fractions, and say so in their first values: the whole-column test,
+    # three passes of map() at C speed, took 49 ms of a rebuild of 19,370 updates x 72
+    # metrics for its one integer column (4 ms with this)
+    for v in values[:32]:
+        if v - v == 0.0 and not v.is_integer():  # finite (inf - inf is NaN), with a fraction
+            return False
+    n_int = sum(map(float.is_integer, values))  # NaN and infinities are not
+    if n_int == len(values):
+        return bool(n_int) and max(map(abs, values)) < 2**53
     n_finite = sum(map(math.isfinite, values))
     return bool(
         n_finite
-        and sum(map(float.is_integer, values)) == n_finite
+        and n_int == n_finite
         and max(map(abs, filter(math.isfinite, values))) < 2**53  # a NaN would poison max()
     )
 
@@ -367,7 +375,7 @@ class Columns:
         """Whether the column is written as integers (``values``: the column's, if at hand)."""
         known = self._ints.get(name)
         if known is None:
-            known = self._ints[name] = _all_integer(self._columns[name].tolist() if values is None else values)
+            known = self._ints[name] = _all_integer(self._columns[name] if values is None else values)
         return known
 
     def raw(self, name: str, stop: int, start: int = 0) -> array:
