@@ -6,7 +6,8 @@ would not read.  The observe reader reports each skipped line, broken batch,
 torn tail and non-finite metric (a note: the run's NaN, not a fault) through its ``notes`` hook; the tinker reader
 names file and line in its warnings.  A few things no build needs are looked at
 here only: torn tails of tinker's JSONL files, ``schema_version`` of rollout
-summaries, files an iteration should have and does not.
+summaries, files an iteration should have and does not, and the errors and warnings a
+tinker run logged in ``logs.log`` (notes: what the run logged is no fault of its files).
 
 Nothing is written; the input is opened read-only, as by a build.
 """
@@ -387,11 +388,64 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
         evaluators=len(run.evals),
         metrics_rows=len(run.metrics),
     )
+    _check_log(reader, report)
     before = sum(report.counts.values())
     _load_all(reader, run, report, st.display(), progress)
     # torn tails read again by load(): listed once
     if sum(report.counts.values()) != before:
         _drop_torn_duplicates(report, torn)
+
+
+# C0 and C1 controls of a log's text, shown escaped: a terminal would obey an escape sequence
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LOG_ERRORS = {"ERROR", "CRITICAL", "FATAL"}
+_LOG_WARNINGS = {"WARNING", "WARN"}
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text.strip().replace("\n", " ⏎ "))
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _check_log(reader: Any, report: CheckReport) -> None:
+    """The run's own log (logs.log), read as a build reads it for its page: unreadable or
+    invalid UTF-8 is a problem (a build warns of it); its errors and warnings are notes,
+    the first of each quoted (what the run logged is no fault of the files)."""
+    log = getattr(reader, "log_records", None)
+    records = log() if log is not None else None
+    if records is None:
+        return
+    name = reader.storage.display(getattr(reader, "log_file", "logs.log"))
+    counts: Counter[str] = Counter()
+    first: dict[str, tuple[int, str]] = {}
+    replaced: int | None = None
+    lines = 0
+    try:
+        for rec in records:
+            lines = rec.line + rec.n_lines - 1
+            if rec.replaced and replaced is None:
+                replaced = rec.line
+            cls = "error" if rec.level in _LOG_ERRORS else "warning" if rec.level in _LOG_WARNINGS else None
+            if cls is not None:
+                counts[cls] += 1
+                first.setdefault(cls, (rec.line, "\n".join(rec.lines[:3])))
+    except InputError as exc:
+        report.add(exc.path or name, exc.line, "unreadable file", exc.detail)
+        return
+    except OSError as exc:
+        report.add(name, None, "unreadable file", str(exc.strerror or exc))
+        return
+    if replaced is not None:
+        report.add(name, replaced, "invalid UTF-8", "replaced by U+FFFD")
+    for cls in ("error", "warning"):
+        if counts[cls]:
+            line, text = first[cls]
+            report.notes.append(
+                shown_text(
+                    f"{name}:{line}: {counts[cls]:,} {cls} record(s) in the run's log; the first: {_one_line(text)}"
+                )
+            )
+    report.facts["log_lines"] = lines
 
 
 def _what(ref: IterationRef) -> str:

@@ -197,3 +197,31 @@ def test_metric_names_past_the_bound_are_a_note(tmp_path, monkeypatch):
     assert [
         n for n in rep["notes"] if "more than 2 distinct metric names: 1 value of the later names is left out" in n
     ], rep
+
+
+def test_the_runs_log_gives_notes_and_its_faults_are_problems(tmp_path):
+    """logs.log's errors and warnings are notes (the run logged them: the exit code stays
+    0), the first of each quoted on one line with its control characters escaped; invalid
+    UTF-8 in it, or a log that cannot be read, is a problem, as a build warns of it."""
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "arith_resumed", run)
+    with open(run / "logs.log", "ab") as f:
+        f.write(b"train:9 [ERROR] step failed \x1b[2J\nTraceback (most recent call last):\nValueError: boom\n")
+        f.write(b"train:9 [CRITICAL] again\n")
+    code, rep = _json(str(run))
+    assert code == 0, rep["problems"]
+    errors = [n for n in rep["notes"] if "error record(s)" in n]
+    assert len(errors) == 1 and errors[0].split(": ", 1)[0].endswith("logs.log:1441")
+    assert "2 error record(s)" in errors[0] and "\x1b" not in errors[0] and "\\x1b[2J" in errors[0]
+    assert "step failed \\x1b[2J ⏎ Traceback (most recent call last): ⏎ ValueError: boom" in errors[0]
+    assert any("2 warning record(s)" in n and n.split(": ", 1)[0].endswith("logs.log:5") for n in rep["notes"])
+    assert rep["facts"]["log_lines"] == 1444
+    with open(run / "logs.log", "ab") as f:
+        f.write(b"mod:1 [INFO] bad \xff byte\n")
+    code, rep = _json(str(run))
+    assert code == 1 and [(p["kind"], p["line"]) for p in rep["problems"]] == [("invalid UTF-8", 1445)]
+    (run / "logs.log").unlink()
+    (run / "logs.log").mkdir()
+    code, rep = _json(str(run))
+    assert code == 1 and [p["kind"] for p in rep["problems"]] == ["unreadable file"]
+    assert "a folder, not a file" in rep["problems"][0]["message"]
