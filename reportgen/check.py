@@ -398,8 +398,6 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
 
 # C0 and C1 controls of a log's text, shown escaped: a terminal would obey an escape sequence
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_LOG_ERRORS = {"ERROR", "CRITICAL", "FATAL"}
-_LOG_WARNINGS = {"WARNING", "WARN"}
 
 
 def _one_line(text: str, limit: int = 200) -> str:
@@ -425,8 +423,8 @@ def _check_log(reader: Any, report: CheckReport) -> None:
             lines = rec.line + rec.n_lines - 1
             if rec.replaced and replaced is None:
                 replaced = rec.line
-            cls = "error" if rec.level in _LOG_ERRORS else "warning" if rec.level in _LOG_WARNINGS else None
-            if cls is not None:
+            cls = rec.severity
+            if cls in ("error", "warning"):
                 counts[cls] += 1
                 first.setdefault(cls, (rec.line, "\n".join(rec.lines[:3])))
     except InputError as exc:

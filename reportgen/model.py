@@ -230,6 +230,11 @@ class LogNode:
 DUE_NOTE = "due for texts (every {every}), but no rollouts arrived: a dropped batch"
 
 
+LOG_SEVERITIES = ("debug", "info", "warning", "error", "other")
+_SEVERITY = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "WARN": "warning", "ERROR": "error"}
+_SEVERITY.update(CRITICAL="error", FATAL="error")
+
+
 @dataclass(slots=True)
 class LogRecord:
     """One record of a run's own log (tinker's ``logs.log``): its first line and the lines
@@ -247,6 +252,12 @@ class LogRecord:
     def n_lines(self) -> int:
         """Its lines in the file, the ones past what is kept included."""
         return len(self.lines) + self.dropped_lines
+
+    @property
+    def severity(self) -> str:
+        """Its level as one of LOG_SEVERITIES: Python's levels, and "other" for a level a
+        program named and for text before any record."""
+        return _SEVERITY.get(self.level or "", "other")
 
     @property
     def starts_run(self) -> bool:

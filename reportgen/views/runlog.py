@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import LogRecord
+from ..model import LOG_SEVERITIES, LogRecord
 from .html import esc, esc_pre
 from .text import cut_clusters, fold_summary
 
@@ -33,19 +33,10 @@ FOLD_LINES = 12  # a record of more lines is folded to its first ones
 STARTS_LISTED = 1000  # starts named in the summary (a crash loop can restart thousands of times)
 COMMAND_SHOWN = 200  # characters of a start's command line in the summary's list
 
-# the filter's classes: Python's levels, and "other" for custom ones and text before any record
-LEVEL_CLASSES = ("debug", "info", "warning", "error", "other")
-_CLASS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "WARN": "warning", "ERROR": "error"}
-_CLASS.update(CRITICAL="error", FATAL="error")
-NOTABLE = {"error": ERROR_BYTES, "warning": WARNING_BYTES}  # a class with a room of its own
+NOTABLE = {"error": ERROR_BYTES, "warning": WARNING_BYTES}  # a severity with a room of its own
 
 _MARKUP = 200  # the bytes of a record's markup, and of the "more characters" note
 _GAP = 200  # about the bytes of a gap marker
-
-
-def level_class(level: str | None) -> str:
-    """The filter class of a record's level."""
-    return _CLASS.get(level or "", "other")
 
 
 @dataclass(slots=True)
@@ -54,7 +45,7 @@ class LogSummary:
 
     lines: int = 0
     records: int = 0
-    levels: Counter[str] = field(default_factory=Counter)  # by filter class
+    levels: Counter[str] = field(default_factory=Counter)  # by severity (the filter's classes)
     starts: list[tuple[int, str]] = field(default_factory=list)  # shown starts: (line, command line)
     n_starts: int = 0
     left_out_records: int = 0
@@ -62,12 +53,12 @@ class LogSummary:
     left_out_notable: int = 0  # warnings and errors the page has no room for
     cut_records: int = 0  # records with a line or lines past what is kept
     replaced_line: int | None = None  # the first line with invalid UTF-8
-    first: dict[str, int] = field(default_factory=dict)  # filter class -> its first record shown
+    first: dict[str, int] = field(default_factory=dict)  # severity -> its first record shown
 
     @property
     def classes(self) -> list[tuple[str, int]]:
-        """The filter classes present, with their record counts, in LEVEL_CLASSES order."""
-        return [(c, self.levels[c]) for c in LEVEL_CLASSES if self.levels[c]]
+        """The severities present, with their record counts, in LOG_SEVERITIES order."""
+        return [(c, self.levels[c]) for c in LOG_SEVERITIES if self.levels[c]]
 
 
 def _bytes(text: str) -> int:
@@ -96,7 +87,7 @@ def _size(rec: LogRecord) -> int:
 def record_html(rec: LogRecord, start: int | None = None) -> str:
     """One record: its line number (a link to itself), level, logger and message; a long
     one folded to its first lines. ``start``: the run start it opens, counted from 1."""
-    cls = level_class(rec.level)
+    cls = rec.severity
     text = "\n".join(rec.lines)
     if rec.cut:
         text += f"\n… {rec.cut:,} more characters in logs.log"
@@ -150,7 +141,7 @@ def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None
             out.append(_gap_html(gap_records, gap_lines))
             gap_records = gap_lines = 0
         out.append(record_html(rec, start))
-        summary.first.setdefault(level_class(rec.level), rec.line)
+        summary.first.setdefault(rec.severity, rec.line)
         if items is not None:
             who = " ".join(x for x in (f"line {rec.line}", rec.level, rec.source) if x)
             items.append([0, f"L{rec.line}", who, None, "\n".join(rec.lines)])
@@ -166,13 +157,13 @@ def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None
         gap_lines += rec.n_lines
         summary.left_out_records += 1
         summary.left_out_lines += rec.n_lines
-        if level_class(rec.level) in NOTABLE:
+        if rec.severity in NOTABLE:
             summary.left_out_notable += 1
 
     def room_for(rec: LogRecord, start: int | None, size: int) -> bool:
         """Whether a record past the head and leaving the tail is shown: the log's first error
         and warning always, then each class while its room lasts."""
-        cls = level_class(rec.level)
+        cls = rec.severity
         if cls in NOTABLE and (cls not in summary.first or used[cls] + size <= NOTABLE[cls]):
             used[cls] += size
             return True
@@ -182,7 +173,7 @@ def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None
         return False
 
     for rec in records:
-        cls = level_class(rec.level)
+        cls = rec.severity
         summary.records += 1
         summary.lines = rec.line + rec.n_lines - 1
         summary.levels[cls] += 1
