@@ -1607,7 +1607,16 @@ def render_run(
     ctx = index_context(run, site_title, rows=False)
     ctx.update(common)
     ctx["is_index"] = True
-    ctx["run_log"] = (LOG_PAGE, summary_text(log_summary)) if log_summary is not None else None
+    ctx["run_log"] = (
+        None
+        if log_summary is None
+        else {
+            "href": LOG_PAGE,
+            "counts": summary_text(log_summary),
+            "first_error": log_summary.first.get("error"),  # the log's first error: always shown
+            "error_text": log_summary.first_error,
+        }
+    )
     ctx["charts"] = charts_context(run, chart_out)
     # the table's rows written as they are made, about 1,000 at a time: the index of 68,089
     # updates was a text of 17 MB, held as the rows, the page and its bytes at once

@@ -202,6 +202,7 @@ def test_the_page_summary_links_the_starts_and_the_first_warning(tmp_path):
     assert soup.select_one("#L2").name == "div"
     index = _soup(out / "index.html")
     assert index.find("a", href="logs.html").parent.get_text().strip() == "logs.log (1,440 lines, 2 starts, 2 warnings)"
+    assert index.select_one("p.runlog code.lerr") is None  # no error: nothing quoted
 
 
 def test_no_log_no_page_and_an_unreadable_log_is_said(tmp_path):
@@ -253,6 +254,14 @@ def test_a_flood_of_warnings_never_hides_the_first_error(tmp_path):
     assert soup.find("a", string="first error")["href"] == f"#L{first_error}"
     assert len(soup.select(".lrec.lv-error")) == 2
     assert (out / "logs.html").stat().st_size < _BOUND and _dead_anchors(soup) == []
+    # the index quotes the first error, on one line, and links it
+    line = _soup(out / "index.html").select_one("p.runlog")
+    assert line.find("a", string="first error")["href"] == f"logs.html#L{first_error}"
+    assert (
+        line.select_one("code.lerr").get_text()
+        == "step failed ⏎ Traceback (most recent call last): ⏎ File x ⏎ ValueError: boom"
+    )
+    assert f"(line {first_error:,})" in line.get_text()
 
 
 @pytest.mark.parametrize("shape", ["long starts", "markup", "giant record"])

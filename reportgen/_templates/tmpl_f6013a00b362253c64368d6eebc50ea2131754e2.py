@@ -432,11 +432,23 @@ def block_main(context, missing=missing):
     yield '\n'
     if (undefined(name='run_log') if l_0_run_log is missing else l_0_run_log):
         pass
-        yield '<p><a href="'
-        yield escape(environment.getitem((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 0))
+        yield '<p class="runlog"><a href="'
+        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
         yield '">logs.log</a> ('
-        yield escape(environment.getitem((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 1))
-        yield ')</p>'
+        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'counts'))
+        yield ')'
+        if environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'):
+            pass
+            yield '; <a href="'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
+            yield '#L'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'))
+            yield '">first error</a> (line '
+            yield escape(t_4(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error')))
+            yield '): <code class="lerr">'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'error_text'))
+            yield '</code>'
+        yield '</p>'
     yield '\n'
 
 def block_charts(context, missing=missing):
@@ -489,4 +501,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&25=194&27=197&29=204&32=215&35=218&40=227&41=229&45=232&46=234&47=236&48=238&49=241&52=244&59=247&60=251&61=259&62=267&63=280&71=294&72=298&75=300&76=306&78=314&84=316&85=320&86=322&89=330&91=338&92=342&100=369&107=372&108=376&109=382&110=386&118=399&126=402&127=406&135=421&137=424&140=427&141=433&40=442&143=466&145=484'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&25=194&27=197&29=204&32=215&35=218&40=227&41=229&45=232&46=234&47=236&48=238&49=241&52=244&59=247&60=251&61=259&62=267&63=280&71=294&72=298&75=300&76=306&78=314&84=316&85=320&86=322&89=330&91=338&92=342&100=369&107=372&108=376&109=382&110=386&118=399&126=402&127=406&135=421&137=424&140=427&141=433&40=454&143=478&145=496'

@@ -32,6 +32,7 @@ TAIL_BYTES = 1 << 20
 FOLD_LINES = 12  # a record of more lines is folded to its first ones
 STARTS_LISTED = 1000  # starts named in the summary (a crash loop can restart thousands of times)
 COMMAND_SHOWN = 200  # characters of a start's command line in the summary's list
+ERROR_QUOTED = 200  # characters of the first error's message the index quotes
 
 NOTABLE = {"error": ERROR_BYTES, "warning": WARNING_BYTES}  # a severity with a room of its own
 
@@ -54,6 +55,7 @@ class LogSummary:
     cut_records: int = 0  # records with a line or lines past what is kept
     replaced_line: int | None = None  # the first line with invalid UTF-8
     first: dict[str, int] = field(default_factory=dict)  # severity -> its first record shown
+    first_error: str = ""  # the first error's message, on one line, cut (the index quotes it)
 
     @property
     def classes(self) -> list[tuple[str, int]]:
@@ -141,6 +143,9 @@ def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None
             out.append(_gap_html(gap_records, gap_lines))
             gap_records = gap_lines = 0
         out.append(record_html(rec, start))
+        if rec.severity not in summary.first and rec.severity == "error":
+            text = " ⏎ ".join(line.strip() for line in rec.lines[:4] if line.strip())
+            summary.first_error = text if len(text) <= ERROR_QUOTED else cut_clusters(text, ERROR_QUOTED) + "…"
         summary.first.setdefault(rec.severity, rec.line)
         if items is not None:
             who = " ".join(x for x in (f"line {rec.line}", rec.level, rec.source) if x)
