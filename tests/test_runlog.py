@@ -26,9 +26,9 @@ def _records(path: Path) -> list[LogRecord]:
     return list(records)
 
 
-def _run_with_log(tmp_path: Path, log: bytes, name: str = "run") -> Path:
+def _run_with_log(tmp_path: Path, log: bytes, name: str = "run", fixture: str = "arith_resumed") -> Path:
     src = tmp_path / name
-    shutil.copytree(FIX / "arith_resumed", src)
+    shutil.copytree(FIX / fixture, src)
     (src / "logs.log").write_bytes(log)
     return src
 
@@ -391,3 +391,29 @@ def test_search_data_holds_the_shown_records_only(tmp_path):
     out2 = tmp_path / "site2"
     build(str(_run_with_log(tmp_path, _long_log(100, 10), name="r2")), out2, BuildOptions(jobs=1, search="off"))
     assert not (out2 / "logs_search.js").exists()
+
+
+def test_a_parallel_build_writes_the_log_page_while_workers_render_and_the_same_site(tmp_path, monkeypatch):
+    """With workers, logs.html is written while they render; the site is the serial
+    build's, byte for byte (warnings in the same order), and so is a rebuild's."""
+    import reportgen.site as site_mod
+
+    # arith_sync: iterations enough for a pool of two workers
+    src = _run_with_log(tmp_path, _long_log(3000, 100) + b"mod:1 [INFO] bad \xff\n", fixture="arith_sync")
+    calls: list[bool] = []
+    real = site_mod._write_run_log
+
+    def spy(*a, **k):
+        calls.append(bool(site_mod.multiprocessing.active_children()))
+        return real(*a, **k)
+
+    monkeypatch.setattr(site_mod, "_write_run_log", spy)
+    serial, parallel = tmp_path / "serial", tmp_path / "parallel"
+    r1 = build(str(src), serial, BuildOptions(jobs=1))
+    r2 = build(str(src), parallel, BuildOptions(jobs=2))
+    assert calls == [False, True]  # the second while its workers were alive
+    assert r1.warnings == r2.warnings and any("invalid UTF-8" in w for w in r2.warnings)
+    files = sorted(p.relative_to(serial).as_posix() for p in serial.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(parallel).as_posix() for p in parallel.rglob("*") if p.is_file())
+    for name in files:
+        assert (serial / name).read_bytes() == (parallel / name).read_bytes(), name
