@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': '3c7f4abb1495ce9664e3be2e7a6b6cb16e0b9c18cbeb099e04e8b325c4212193',
+    'index.html': '7720148139081ed9bf2c1654f3aa46545dec97a512272ca3bc3ab7ab1b584a27',
     'iteration.html': '8b73af863526fcacebb8e85f1a2cfa0dec9a1352f71b2f470bcd2809de5d4628',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',

@@ -72,6 +72,7 @@ def block_main(context, missing=missing):
     l_0_header = resolve('header')
     l_0_n_texts = resolve('n_texts')
     l_0_n_rollouts = resolve('n_rollouts')
+    l_0_run_log = resolve('run_log')
     l_0_charts = resolve('charts')
     l_0_root = resolve('root')
     l_0_long_table = resolve('long_table')
@@ -80,7 +81,6 @@ def block_main(context, missing=missing):
     l_0_evals = resolve('evals')
     l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
-    l_0_run_log = resolve('run_log')
     try:
         t_2 = environment.filters['length']
     except KeyError:
@@ -191,6 +191,26 @@ def block_main(context, missing=missing):
         yield escape(t_4((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts)))
         yield '</dd></div>'
     yield '\n  </dl>\n  '
+    if (undefined(name='run_log') if l_0_run_log is missing else l_0_run_log):
+        pass
+        yield '<p class="runlog"><a href="'
+        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
+        yield '">logs.log</a> ('
+        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'counts'))
+        yield ')'
+        if environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'):
+            pass
+            yield '; <a href="'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
+            yield '#L'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'))
+            yield '">first error</a> (line '
+            yield escape(t_4(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error')))
+            yield '): <code class="lerr">'
+            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'error_text'))
+            yield '</code>'
+        yield '</p>'
+    yield '\n  '
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'params'):
         pass
         yield '\n  \n  <p class="params-title" id="params-title">parameters'
@@ -430,26 +450,6 @@ def block_main(context, missing=missing):
         yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
-    if (undefined(name='run_log') if l_0_run_log is missing else l_0_run_log):
-        pass
-        yield '<p class="runlog"><a href="'
-        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
-        yield '">logs.log</a> ('
-        yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'counts'))
-        yield ')'
-        if environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'):
-            pass
-            yield '; <a href="'
-            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'href'))
-            yield '#L'
-            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'))
-            yield '">first error</a> (line '
-            yield escape(t_4(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error')))
-            yield '): <code class="lerr">'
-            yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'error_text'))
-            yield '</code>'
-        yield '</p>'
-    yield '\n'
 
 def block_charts(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -501,4 +501,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&25=194&27=197&29=204&32=215&35=218&40=227&41=229&45=232&46=234&47=236&48=238&49=241&52=244&59=247&60=251&61=259&62=267&63=280&71=294&72=298&75=300&76=306&78=314&84=316&85=320&86=322&89=330&91=338&92=342&100=369&107=372&108=376&109=382&110=386&118=399&126=402&127=406&135=421&137=424&140=427&141=433&40=454&143=478&145=496'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&26=194&27=214&29=217&31=224&34=235&37=238&42=247&43=249&47=252&48=254&49=256&50=258&51=261&54=264&61=267&62=271&63=279&64=287&65=300&73=314&74=318&77=320&78=326&80=334&86=336&87=340&88=342&91=350&93=358&94=362&102=389&109=392&110=396&111=402&112=406&120=419&128=422&129=426&137=441&139=444&142=447&42=454&144=478&146=496'
