@@ -9,8 +9,12 @@
    - Unless case is to match, lower case (JavaScript's toLowerCase) with a final sigma as any
      sigma ("ΟΔΟΣ" lowers to "οδος", which "σ" must find). NFC comes after the lower casing:
      "J" + U+030C lowers to "j" + U+030C, which NFC makes "ǰ".
+   - Invisible characters are looked through: soft hyphen, zero width space, non-joiner,
+     joiner, word joiner and byte order mark are dropped from query and text alike, so
+     "pass" + U+200B + "word" (a model hiding a word from a filter) is found by "password".
    - Folding may change a text's length ("e" + U+0301 becomes one character, "İ" lowers to
-     two): a match is then widened to whole characters of the text, a base with its marks.
+     two): a match is then widened to whole characters of the text, a base with its marks
+     (and the invisible characters after it).
 
    Normalizing costs ten times the lower casing (ICU copies the text), and most texts are ASCII,
    so a text is normalized only when it holds a character NFC may change. None is below U+0300,
@@ -44,6 +48,12 @@
   }
   read(UNSTABLE, 1);
   read(ATTACH, 2);
+  // invisible characters a search looks through: soft hyphen, zero width space, non-joiner and
+  // joiner, word joiner, byte order mark ("pass\u200bword" is found by "password"). Each belongs
+  // with the character before it, so that a match is widened onto it as onto a mark.
+  var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
+  var INVISIBLES = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+  [0xad, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff].forEach(function (c) { T[c] |= 2; });
 
   var WIDE = /[\u0300-\uffff]/;
   var SIGMA = /\u03c2/g;
@@ -55,6 +65,7 @@
   }
   function fold(s, cs) {
     if (!cs) s = s.toLowerCase();
+    if (INVISIBLE.test(s)) s = s.replace(INVISIBLES, ""); // before NFC: "e" + ZWSP + U+0301 is "é"
     if (unstable(s)) s = s.normalize("NFC");
     return cs ? s : s.replace(SIGMA, "\u03c3");
   }
@@ -103,7 +114,7 @@
       }
       var p = m[0], low = cs ? p : p.toLowerCase();
       var norm = unstable(low) ? low.normalize("NFC") : low;
-      if (low.length === p.length && norm === low) add(cs ? low : low.replace(SIGMA, "\u03c3"), m.index + p.length, true);
+      if (low.length === p.length && norm === low && !INVISIBLE.test(p)) add(cs ? low : low.replace(SIGMA, "\u03c3"), m.index + p.length, true);
       else clusters(p, m.index);
       pos = m.index + p.length;
     }
@@ -131,7 +142,7 @@
     var out = [];
     if (!needle) return out;
     var low = cs ? text : text.toLowerCase(), a = null, hay;
-    if (low.length === text.length && !unstable(low)) hay = cs ? low : low.replace(SIGMA, "\u03c3");
+    if (low.length === text.length && !unstable(low) && !INVISIBLE.test(low)) hay = cs ? low : low.replace(SIGMA, "\u03c3");
     else { a = aligned(text, cs); hay = a.hay; }
     var at = hay.indexOf(needle);
     while (at >= 0 && out.length < max) {

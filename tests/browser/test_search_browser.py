@@ -214,6 +214,33 @@ def test_a_composed_query_finds_a_decomposed_text_and_the_reverse(tmp_path, watc
     clean(watched, site)
 
 
+def test_invisible_characters_are_looked_through(tmp_path, watched):
+    """A word split by a zero width space, a soft hyphen or a word joiner (a model hiding it
+    from a filter) is found by the word, on search.html and by the page's own search, and
+    the mark covers the invisible characters too."""
+    from ..obs import Obs
+
+    hidden = "pass\u200bwo\u00adrd"
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, 0, 0, f"my {hidden} is secret"),
+        o.rollout(1, 0, 1, "no pass word here"),
+        o.rollout(1, 0, 2, "Pass\u2060Word twice: password"),
+    )
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site)
+    watched.goto(file_url(site / "search.html") + "#q=password")
+    wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
+    assert results(watched) == ["Update 1: group 0 · #0", "Update 1: group 0 · #2"]
+    assert marks(watched) == [hidden, "Pass\u2060Word"]
+    open_page(watched, site, "train_iteration_000001.html", "#q=password")
+    assert watched.page.inner_text("#rg-count").startswith("2 of 3 shown")
+    assert marks(watched, "pre.text") == [hidden, "Pass\u2060Word", "password"]
+    clean(watched, site)
+
+
 def test_match_case_goes_from_search_html_to_the_page(tmp_path, watched):
     """A result of a search that matches case opens the page with its search matching case too:
     the page shows and marks what search.html listed, and says so in its "match case" box."""
@@ -270,7 +297,8 @@ def test_match_js_maps_every_match_back_onto_the_text(site, watched):
         "\\u0303", "\\u030c", "\\u0345", "\\u0344", "\\u00e9", "\\u00c9", "\\u0130", "\\u01f0", "\\u03a3", "\\u03c2",
         "\\u03c3", "\\u039f", "\\u00c5", "\\u212b", "\\u2126", "\\u212a", "\\u1100", "\\u1161", "\\u11a8", "\\uac00",
         "\\uac01", "\\u0f71", "\\u0f72", "\\u0f73", "\\u0915", "\\u093c", "\\u0958", "\\u1fb3", "\\ufb01",
-        "\\ud83d\\ude00", "\\ud834\\udd57", "\\ud834\\udd65", "\\ud800"];
+        "\\ud83d\\ude00", "\\ud834\\udd57", "\\ud834\\udd65", "\\ud800", "\\u200b", "\\u00ad", "\\u200d",
+        "\\ufeff", "\\u2060"];
       var seed = 7;
       function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
       for (var t = 0; t < 20000 && bad.length < 5; t++) {
