@@ -157,16 +157,22 @@ def test_a_tinker_conversation_no_member_said_is_found_on_its_page(watched, tmp_
     clean(watched, site)
 
 
-def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
-    """The text "ΟΔΟΣ" lowers to "οδος" (a final sigma): "Σ" and "οδοσ" find it, on search.html and
-    with a page's own search."""
+def one_update(tmp_path: Path, *completions: str) -> Path:
+    """The site of a run of one update whose group of one prompt has these completions."""
     from ..obs import Obs
 
     o = Obs().run()
-    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "ΜΙΑ ΟΔΟΣ"), o.rollout(1, 0, 1, "other"))
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, m, text) for m, text in enumerate(completions)])
     o.batch(o.update(1))
     site = tmp_path / "site"
     build(str(o.write(tmp_path / "src")), site)
+    return site
+
+
+def test_a_final_sigma_is_found_by_any_sigma(tmp_path, watched):
+    """The text "ΟΔΟΣ" lowers to "οδος" (a final sigma): "Σ" and "οδοσ" find it, on search.html and
+    with a page's own search."""
+    site = one_update(tmp_path, "ΜΙΑ ΟΔΟΣ", "other")
     for q in ("%CE%A3", "%CE%BF%CE%B4%CE%BF%CF%83"):  # Σ, then οδοσ
         watched.goto(file_url(site / "search.html") + "#q=" + q)
         wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
@@ -188,18 +194,12 @@ def marks(w, where: str = "") -> list[str]:
 def test_a_composed_query_finds_a_decomposed_text_and_the_reverse(tmp_path, watched):
     """Both searches put the query and the texts in NFC, and mark the text's own characters:
     in member 0 a decomposed "é" before the match moves every later character by one."""
-    from ..obs import Obs
-
-    o = Obs().run()
-    o.batch(
-        o.prompt("p:0", "q"),
-        o.rollout(1, 0, 0, f"Caf{E_TWO} au lait, puis caf{E_TWO} noir"),
-        o.rollout(1, 0, 1, f"un caf{E_ONE} noir"),
-        o.rollout(1, 0, 2, "cafe noir, sans accent"),
+    site = one_update(
+        tmp_path,
+        f"Caf{E_TWO} au lait, puis caf{E_TWO} noir",
+        f"un caf{E_ONE} noir",
+        "cafe noir, sans accent",
     )
-    o.batch(o.update(1))
-    site = tmp_path / "site"
-    build(str(o.write(tmp_path / "src")), site)
     for query, case in (("caf%C3%A9%20noir", ""), ("cafe%CC%81%20noir", ""), ("cafe%CC%81%20noir", "&case=1")):
         watched.goto(file_url(site / "search.html") + "#q=" + query + case)
         wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
@@ -218,19 +218,8 @@ def test_invisible_characters_are_looked_through(tmp_path, watched):
     """A word split by a zero width space, a soft hyphen or a word joiner (a model hiding it
     from a filter) is found by the word, on search.html and by the page's own search, and
     the mark covers the invisible characters too."""
-    from ..obs import Obs
-
     hidden = "pass\u200bwo\u00adrd"
-    o = Obs().run()
-    o.batch(
-        o.prompt("p:0", "q"),
-        o.rollout(1, 0, 0, f"my {hidden} is secret"),
-        o.rollout(1, 0, 1, "no pass word here"),
-        o.rollout(1, 0, 2, "Pass\u2060Word twice: password"),
-    )
-    o.batch(o.update(1))
-    site = tmp_path / "site"
-    build(str(o.write(tmp_path / "src")), site)
+    site = one_update(tmp_path, f"my {hidden} is secret", "no pass word here", "Pass\u2060Word twice: password")
     watched.goto(file_url(site / "search.html") + "#q=password")
     wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
     assert results(watched) == ["Update 1: group 0 · #0", "Update 1: group 0 · #2"]
@@ -244,13 +233,7 @@ def test_invisible_characters_are_looked_through(tmp_path, watched):
 def test_match_case_goes_from_search_html_to_the_page(tmp_path, watched):
     """A result of a search that matches case opens the page with its search matching case too:
     the page shows and marks what search.html listed, and says so in its "match case" box."""
-    from ..obs import Obs
-
-    o = Obs().run()
-    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "The Answer"), o.rollout(1, 0, 1, "the answer"))
-    o.batch(o.update(1))
-    site = tmp_path / "site"
-    build(str(o.write(tmp_path / "src")), site)
+    site = one_update(tmp_path, "The Answer", "the answer")
     watched.goto(file_url(site / "search.html") + "#q=Answer&case=1")
     wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
     assert results(watched) == ["Update 1: group 0 · #0"]
@@ -344,19 +327,13 @@ def test_a_snippet_is_cut_between_whole_characters(tmp_path, watched):
     """search.html shows 80 units of text on each side of a match: where that fell between "e"
     and its U+0301 the snippet began with the bare accent, and inside an emoji it ended with
     half of it. Each edge now moves, toward the match, to the next cut between clusters."""
-    from ..obs import Obs
-
     before = "x" * 9 + "e\u0301" * 50 + "y"  # the window's start (80 units before) falls on an accent
     after = " " + "\U0001f44d" * 50  # and its end inside a pair
-    o = Obs().run()
-    o.batch(
-        o.prompt("p:0", "q"),
-        o.rollout(1, 0, 0, before + "NEEDLE" + after),
-        o.rollout(1, 0, 1, "x" * 10 + "e\u0301" * 50 + "NEEDLE" + " " + "\u00e9" + "\U0001f44d" * 50),
+    site = one_update(
+        tmp_path,
+        before + "NEEDLE" + after,
+        "x" * 10 + "e\u0301" * 50 + "NEEDLE" + " " + "\u00e9" + "\U0001f44d" * 50,
     )
-    o.batch(o.update(1))
-    site = tmp_path / "site"
-    build(str(o.write(tmp_path / "src")), site)
     watched.goto(file_url(site / "search.html") + "#q=needle")
     wait_js(watched, "/1 of 1 searched$/.test(document.getElementById('rs-status').textContent)")
     got = watched.page.evaluate(SNIPPETS_WHOLE)
