@@ -401,7 +401,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _one_line(text: str, limit: int = 200) -> str:
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text.strip().replace("\n", " ⏎ "))
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
@@ -426,7 +426,7 @@ def _check_log(reader: Any, report: CheckReport) -> None:
             cls = rec.severity
             if cls in ("error", "warning"):
                 counts[cls] += 1
-                first.setdefault(cls, (rec.line, "\n".join(rec.lines[:3])))
+                first.setdefault(cls, (rec.line, rec.gist()))
     except InputError as exc:
         report.add(exc.path or name, exc.line, "unreadable file", exc.detail)
         return

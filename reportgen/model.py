@@ -259,6 +259,10 @@ class LogRecord:
         program named and for text before any record."""
         return _SEVERITY.get(self.level or "", "other")
 
+    def gist(self, lines: int = 4) -> str:
+        """Its first lines that are not blank, stripped, on one line (joined by " ⏎ ")."""
+        return " ⏎ ".join(t.strip() for t in self.lines[:lines] if t.strip())
+
     @property
     def starts_run(self) -> bool:
         """Whether it is the line tinker-cookbook logs when a run starts (or resumes)."""

@@ -144,7 +144,7 @@ def log_parts(records: Iterable[LogRecord], items: list[list[Any]] | None = None
             gap_records = gap_lines = 0
         out.append(record_html(rec, start))
         if rec.severity not in summary.first and rec.severity == "error":
-            text = " ⏎ ".join(line.strip() for line in rec.lines[:4] if line.strip())
+            text = rec.gist()
             summary.first_error = text if len(text) <= ERROR_QUOTED else cut_clusters(text, ERROR_QUOTED) + "…"
         summary.first.setdefault(rec.severity, rec.line)
         if items is not None:
