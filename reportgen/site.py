@@ -232,7 +232,10 @@ MARKDOWN_AUTO_LIMIT = 64 << 20
 # the run-wide search's data files repeat every text of the run (docs/performance.md)
 SEARCH_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
-STATE_FORMAT = 2  # 2: prompt keys stored once, updates list their ids
+# the state's companion: the reader's metric rows as binary (observe), bound to the state by
+# its size and SHA-256, which the state names
+ROWS = ".reportgen-rows"
+STATE_FORMAT = 3  # 2: prompt keys stored once, updates list their ids; 3: metric rows in ROWS
 
 
 def code_fingerprint() -> str:
@@ -251,8 +254,9 @@ def code_fingerprint() -> str:
 
 
 def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
-    """A site's state file, parsed, and the SHA-256 of its bytes as read (not the bytes: the
-    state of a long run with many metrics is tens of MiB); None if it is missing or not ours."""
+    """A site's state file, parsed, and the SHA-256 of its bytes as read; None if it is
+    missing or not ours. The companion ``ROWS`` file named by the state is in its ``rows``
+    key, as bytes (or the state is None if that file is not the one named)."""
     try:
         raw = (out / STATE).read_bytes()
         state = orjson.loads(raw)
@@ -260,7 +264,42 @@ def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
         return None
     digest = hashlib.sha256(raw).digest()
     del raw
-    return (state, digest) if isinstance(state, dict) and state.get("format") == STATE_FORMAT else None
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
+        return None
+    named = state.get("rows")
+    if named is not None:
+        rows = _read_rows(out, named)
+        if rows is None:
+            return None
+        state["rows"] = rows
+    return state, digest
+
+
+def _read_rows(out: Path, named: Any) -> bytes | None:
+    """The ROWS file if it is a regular file of the size and SHA-256 the state names."""
+    if not isinstance(named, dict) or type(named.get("bytes")) is not int or not isinstance(named.get("sha256"), str):
+        return None
+    try:
+        fd = os.open(out / ROWS, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_size != named["bytes"]:
+        os.close(fd)
+        return None
+    with open(fd, "rb") as f:
+        try:
+            data = f.read(named["bytes"] + 1)
+        except OSError:
+            return None
+    ok = len(data) == named["bytes"] and hashlib.sha256(data).hexdigest() == named["sha256"]
+    return data if ok else None
+
+
+def _hashed(parts: Iterable[bytes], h: Any) -> Iterator[bytes]:
+    for part in parts:
+        h.update(part)
+        yield part
 
 
 def state_parts(head: dict[str, Any], reader: dict[str, Any] | None, pages: dict[str, Any]) -> Iterator[bytes]:
@@ -1771,12 +1810,18 @@ def _build(
         old = None  # a new version, template or option: everything is built again
     restore = getattr(reader, "restore", None)
     with few_collections():
-        if old is not None and restore is not None and old.get("reader") is not None and not restore(old["reader"]):
+        if (
+            old is not None
+            and restore is not None
+            and old.get("reader") is not None
+            and not restore(old["reader"], old.get("rows") or b"")
+        ):
             # shrunk or rewritten: the old pages' keys name byte offsets, which may now hold
             # other bytes of the same length (a letter changed): nothing is reused
             old = None
         if old is not None:
-            old.pop("reader", None)  # taken up (its metric rows are as large as the metric table)
+            old.pop("reader", None)  # taken up
+            old.pop("rows", None)  # as large as the metric table
         run = reader.scan(jobs=options.jobs, progress=progress)
     # reusing OUT's own pages: only the new and changed files are written, then moved in
     in_place = old is not None and options.previous is None
@@ -1833,6 +1878,11 @@ def _build(
         reused = sum(1 for page, v in new_pages.items() if old_pages.get(page, {}).get("key") == v["key"])
         get_state = getattr(reader, "state", None)
         head = {"format": STATE_FORMAT, "version": __version__, "fingerprint": fingerprint, "downloads": new_downloads}
+        get_rows = getattr(reader, "metric_rows", None)
+        if get_rows is not None:  # before the state, which names it
+            h = hashlib.sha256()
+            size = writer.write(ROWS, _hashed(get_rows(), h))
+            head["rows"] = {"bytes": size, "sha256": h.hexdigest()}
         writer.write(STATE, state_parts(head, get_state(lazy=True) if get_state is not None else None, new_pages))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:

@@ -982,3 +982,54 @@ def test_a_prompt_record_of_key_empty_reaches_rollouts_without_a_key_after_a_reb
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert "EMPTY KEY PROMPT" in (full / "train_iteration_000001.html").read_text()
     assert snapshot(inc) == snapshot(full)
+
+
+def test_a_rows_file_not_the_one_its_state_names_is_not_taken_up(tmp_path):
+    """The metric rows of the state live in ROWS, bound to the state by size and SHA-256: a
+    rows file changed by one byte, cut, gone, a link or a folder makes the next build a full
+    one (nothing reused), whose site is the full build's; the intact file is taken up."""
+    import hashlib
+    import os
+    import shutil
+
+    import orjson
+
+    from reportgen.site import ROWS
+
+    src, site, full, o = _built_metrics_site(tmp_path)
+    _metrics_run(o, 5, 6)
+    (src / "observe.jsonl").write_text(o.text())
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    good = (site / ROWS).read_bytes()
+    named = orjson.loads((site / STATE).read_bytes())["rows"]
+    assert named == {"bytes": len(good), "sha256": hashlib.sha256(good).hexdigest()} and len(good) >= 4 * 8
+    assert b"rows" not in orjson.dumps(orjson.loads((site / STATE).read_bytes())["reader"]["updates"])
+    keep = tmp_path / "rows-copy"
+    keep.write_bytes(good)
+    base = tmp_path / "base"
+    shutil.copytree(site, base)
+
+    def flip(p: Path) -> None:
+        data = bytearray(good)
+        data[len(data) // 2] ^= 0x40
+        p.write_bytes(bytes(data))
+
+    tampers = {
+        "flipped": flip,
+        "cut": lambda p: p.write_bytes(good[:-8]),
+        "gone": lambda p: p.unlink(),
+        "link": lambda p: (p.unlink(), p.symlink_to(keep)),
+        "folder": lambda p: (p.unlink(), p.mkdir()),
+        "fifo": lambda p: (p.unlink(), os.mkfifo(p)),
+    }
+    for name, tamper in tampers.items():
+        shutil.rmtree(site)
+        shutil.copytree(base, site, symlinks=True)
+        tamper(site / ROWS)
+        assert build(str(src), site, BuildOptions(jobs=1)).reused == 0, name
+        assert snapshot(site) == snapshot(full), name
+        assert (site / ROWS).is_file() and not (site / ROWS).is_symlink()
+    shutil.rmtree(site)
+    shutil.copytree(base, site)
+    assert build(str(src), site, BuildOptions(jobs=1)).reused > 0
+    assert snapshot(site) == snapshot(full)

@@ -393,6 +393,7 @@ def _scan_everything(directory: Path, jobs: int):
         run.metrics.names(),
         reader.notes,
         reader.state(),
+        b"".join(reader.metric_rows()),
     )
 
 
@@ -640,26 +641,32 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
     first = ObserveReader(Storage(str(src)))
     first.scan()
     saved = json.loads(json.dumps(first.state()))  # through JSON, as the state file
+    rows = b"".join(first.metric_rows())
+    assert len(rows) == 8 * sum(u[6] for u in saved["updates"] if u[6] is not None) > 0
     (src / "observe.jsonl").write_text(o.text())
     again = ObserveReader(Storage(str(src)))
-    assert again.restore(saved)
+    assert again.restore(saved, rows)
     grown = again.scan()
     fresh_reader = ObserveReader(Storage(str(src)))
     fresh = fresh_reader.scan()
     assert again.state() == fresh_reader.state()
+    assert b"".join(again.metric_rows()) == b"".join(fresh_reader.metric_rows())
     assert grown.prompt_index == fresh.prompt_index == {"p:1": [1, 2], "p:2": [1, 2]}
     assert [(r.number, r.rollouts) for r in grown.iterations] == [(1, 4), (2, 2)]
     u = again._updates[(0, 1)]
     assert u.prompt_ids.tolist() == sorted(set(u.prompt_ids)) and u.tidy
     # a state whose rows or key ids are not what the scan writes is not taken up
-    for bad in ({"rows": ["x"]}, {"keys": [1.5]}, {"keys": [99]}):
+    for bad in ({"rows": "x"}, {"rows": -1}, {"rows": 10**6}, {"rows": 1.5}, {"keys": [1.5]}, {"keys": [99]}):
         broken = json.loads(json.dumps(saved))
         row = broken["updates"][0]
         if "rows" in bad:
             row[6] = bad["rows"]
         else:
             row[8] = bad["keys"]
-        assert not ObserveReader(Storage(str(src))).restore(broken)
+        assert not ObserveReader(Storage(str(src))).restore(broken, rows)
+    # nor rows that are not the state's: too few, or some left over
+    for other in (rows[:-8], rows + bytes(8), b""):
+        assert not ObserveReader(Storage(str(src))).restore(saved, other)
 
 
 def test_classified_lines_match_the_careful_path_line_by_line(tmp_path):
@@ -731,7 +738,7 @@ def test_prompt_spans_packed_or_not_read_the_same(tmp_path, monkeypatch):
             assert spans and all(isinstance(v, tuple) for v in spans)
             assert _load_everything(d) == packed
             again = ObserveReader(Storage(str(d)))
-            assert again.restore(orjson.loads(orjson.dumps(reader.state())))
+            assert again.restore(orjson.loads(orjson.dumps(reader.state())), b"".join(reader.metric_rows()))
             assert {seg: dict(v.items()) for seg, v in again._prompts.items()} == {
                 seg: dict(v.items()) for seg, v in reader._prompts.items()
             }
@@ -1036,7 +1043,7 @@ def test_serial_and_parallel_scans_agree_on_a_batch_of_grouped_and_flat_rollouts
         reader = ObserveReader(Storage(str(src)))
         run = reader.scan(jobs=jobs)
         assert run.iterations[0].rollouts == 4
-        states.append(reader.state())
+        states.append((reader.state(), b"".join(reader.metric_rows())))
     assert summarized, "the parallel scan's workers did not run"
     assert states[0] == states[1]
 

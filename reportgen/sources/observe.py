@@ -20,7 +20,6 @@ largest update.  Duplicate records: the last one ingested wins.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import math
@@ -1024,8 +1023,8 @@ class ObserveReader:
 
     def state(self, lazy: bool = False) -> dict[str, Any]:
         """The scan's index as plain JSON data, to go on reading next time. ``lazy``: its
-        ``updates`` as an iterator, for a writer that writes them one at a time (their
-        metric rows, in base64, are as large as the run's metric table)."""
+        ``updates`` as an iterator, for a writer that writes them one at a time. Their metric
+        rows, as large as the run's metric table, are not in it: ``metric_rows()``."""
         st = self._st
         names = list(self._metric_index)
         rows = self._update_rows()
@@ -1073,7 +1072,7 @@ class ObserveReader:
                 u.side_spans,
                 u.status,
                 u.time,
-                None if u.metrics is None else _packed_row(u.metrics),
+                None if u.metrics is None else len(u.metrics),  # its values: metric_rows()
                 u.rollouts,
                 u.prompt_ids.tolist() if u.tidy else sorted(set(u.prompt_ids)),
                 u.flat_ids.tolist() if u.tidy else sorted(set(u.flat_ids)),
@@ -1081,8 +1080,18 @@ class ObserveReader:
             for u in self._updates.values()
         )
 
-    def restore(self, state: dict[str, Any]) -> bool:
-        """Take up a previous scan if the file only grew since; False if it must be read again."""
+    def metric_rows(self) -> Iterator[bytes]:
+        """The updates' metric rows, in the order of ``state()``'s updates, as float64
+        little-endian values (NaN: no value), a few hundred rows to a piece: the state file's
+        companion (``site.ROWS``). In the JSON state, as base64 texts, a rebuild of 19,370
+        updates of 72 metrics spent 0.13 s parsing, decoding and encoding them."""
+        rows = (u.metrics for u in self._updates.values() if u.metrics is not None)
+        while batch := list(islice(rows, 256)):
+            yield b"".join(map(_row_bytes, batch))
+
+    def restore(self, state: dict[str, Any], rows: bytes | memoryview = b"") -> bool:
+        """Take up a previous scan if the file only grew since; False if it must be read again.
+        ``rows``: what ``metric_rows()`` gave with that state."""
         try:
             sc = state["scan"]
             consumed = int(sc["consumed"])
@@ -1124,12 +1133,16 @@ class ObserveReader:
                     raise ValueError("prompt key id out of range")
                 return out
 
-            def metric_row(values: Any) -> array:
-                if isinstance(values, str):
-                    return _unpacked_row(values)
-                if None in values:
-                    return array("d", [math.nan if x is None else float(x) for x in values])
-                return array("d", values)  # TypeError for anything but numbers
+            view = memoryview(rows).cast("B")
+            at = 0
+
+            def metric_row(length: Any) -> array:
+                nonlocal at
+                if type(length) is not int or length < 0 or at + 8 * length > len(view):
+                    raise ValueError("metric row out of range")
+                row = _row_of(view[at : at + 8 * length])
+                at += 8 * length
+                return row
 
             prompts: dict[int, _Spans] = {}
             for seg, i, a, b in state["prompts"]:
@@ -1152,6 +1165,8 @@ class ObserveReader:
                     key_ids(flat),
                     True,
                 )
+            if at != len(view):
+                raise ValueError("metric rows left over")
         except (KeyError, IndexError, TypeError, ValueError, OSError, InputError):
             return False
         # taken up only whole: a state refused halfway leaves the scan from byte 0 as it was
@@ -1926,21 +1941,16 @@ def _prompt_record(key: str, rec: dict[str, Any]) -> Prompt:
     )
 
 
-def _packed_row(row: array) -> str:
-    """A metric row in the state file: its float64 values, little-endian, in base64 (NaN, a
-    gap, included). As a JSON list it made a Python float of every value of the run at the
-    end of every build: 200 MiB for 8,833 updates x 500 metrics."""
+def _row_bytes(row: array) -> bytes:
+    """A metric row in the state's companion file: its float64 values, little-endian."""
     if sys.byteorder != "little":
         row = array("d", row)
         row.byteswap()
-    return base64.b64encode(row.tobytes()).decode("ascii")
+    return row.tobytes()
 
 
-def _unpacked_row(text: str) -> array:
-    """_packed_row's row again (ValueError if it is not one)."""
-    data = base64.b64decode(text.encode("ascii"), validate=True)
-    if len(data) % 8:
-        raise ValueError("not a metric row")
+def _row_of(data: memoryview) -> array:
+    """_row_bytes's row again."""
     row = array("d")
     row.frombytes(data)
     if sys.byteorder != "little":
