@@ -345,6 +345,32 @@ def test_downloads_come_a_block_of_rows_at_a_time(monkeypatch):
         assert cols.cells(name) == whole
 
 
+def test_downloads_from_a_row_are_the_whole_downloads_lines_from_that_row():
+    """A rebuild writes the downloads' rows from the first new one (``start``): those pieces
+    are the whole files' lines from that row, times included, whatever a time is (a number,
+    none, NaN, an infinity, a time with a fraction), and none of a whole pass's per-cell work
+    is done for the old rows."""
+    import random
+
+    rnd = random.Random(5)
+    run = make_run(rows={st: {"a": rnd.choice([0.5, 2.0, math.nan]), "n": float(st)} for st in range(1, 31)})
+    times = run.metrics.times
+    for i in range(len(times)):
+        times[i] = rnd.choice([None, math.nan, math.inf, 1_700_000_000.25 + i, 1.5e-9, float(i)])
+    jsonl = metrics_jsonl(run).splitlines(keepends=True)
+    csv_lines = metrics_csv(run).splitlines(keepends=True)
+    assert b'"time":null' in b"".join(jsonl) and b'.25,"a"' in b"".join(jsonl)
+    for start in range(0, 31):
+        assert b"".join(charts.metrics_jsonl_parts(run, start=start)) == b"".join(jsonl[start:]), start
+        want = csv_lines if start == 0 else csv_lines[1 + start :]
+        assert b"".join(charts.metrics_csv_parts(run, start=start)) == b"".join(want), start
+    for i in range(len(times)):
+        times[i] = None  # no time at all: no time column, from any row
+    assert b'"time"' not in metrics_jsonl(run)
+    whole = metrics_jsonl(run).splitlines(keepends=True)
+    assert b"".join(charts.metrics_jsonl_parts(run, start=7)) == b"".join(whole[7:])
+
+
 def test_no_metric_no_files_and_no_charts():
     run = make_run()
     assert chart_files(run) == {}
