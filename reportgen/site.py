@@ -521,6 +521,17 @@ def _file_digest(path: Path) -> bytes:
     return h.digest()
 
 
+_BIG_FILE = 4 << 20
+
+
+def _big_file(path: str) -> bool:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size >= _BIG_FILE
+
+
 def _roll_forward(staging: Path, out: Path) -> None:
     """Move a journaled staging folder's entries into OUT (the state file last) and set aside
     OUT's entries the new site does not have; safe to run again after an interruption."""
@@ -533,6 +544,11 @@ def _roll_forward(staging: Path, out: Path) -> None:
 
     def move_in(name: str) -> None:
         src, dst = os.path.join(staging, name), os.path.join(out, name)
+        if not name.endswith(".html") and _big_file(src) and os.path.isfile(dst) and not os.path.islink(dst):
+            # a big download or data file is set aside before its new one moves in: renamed over
+            # it, ext4 writes the new file's dirty pages back first (auto_da_alloc), 110 ms for
+            # 150 MiB and seconds behind a build's own writeback; a page keeps its one atomic step
+            aside(dst)
         try:
             os.replace(src, dst)  # a file over a file: one atomic step
         except OSError:
