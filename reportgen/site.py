@@ -44,7 +44,7 @@ from .sources.detect import open_source
 from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.cards import overview_rows
-from .views.charts import DOWNLOADS, Columns, chart_parts, charts_context, table_digests
+from .views.charts import CHUNK_DIR, DATA_FILE, DOWNLOADS, Columns, chart_parts, charts_context, table_digests
 from .views.index import index_context, iteration_rows_parts
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
@@ -1391,6 +1391,43 @@ def _previous_downloads(
     return {name: (rows, [FileCopy(f)]) for name, f in zip(DOWNLOADS, files)}
 
 
+def _previous_columns(old_root: Path | None, old: dict[str, Any] | None) -> Callable[[str], bytes | None] | None:
+    """json() of each column's rows as the previous site's data files hold them (its state
+    says where, and how long each file is), for ``Columns.reuse_json``; None if it says
+    nothing of them. A file that is not the size the state names gives nothing."""
+    placed = old.get("columns") if isinstance(old, dict) else None
+    if old_root is None or not isinstance(placed, dict):
+        return None
+    sizes, at = placed.get("sizes"), placed.get("at")
+    if not isinstance(sizes, dict) or not isinstance(at, dict):
+        return None
+    opened: dict[str, IO[bytes] | None] = {}
+    root = old_root
+
+    def previous(name: str) -> bytes | None:
+        where = at.get(name)
+        if not isinstance(where, list) or len(where) != 3:
+            return None
+        file, offset, length = where
+        if not isinstance(file, str) or type(offset) is not int or type(length) is not int or offset < 0 or length < 0:
+            return None
+        if file not in opened:
+            # a name of ours (data file or chunk), never a path out of the site
+            ok = file == DATA_FILE or re.fullmatch(re.escape(CHUNK_DIR) + r"/\d{3}\.js", file) is not None
+            opened[file] = _open_sized(root / file, sizes.get(file)) if ok else None
+        f = opened[file]
+        if f is None:
+            return None
+        try:
+            f.seek(offset)
+            data = f.read(length)
+        except OSError:
+            return None
+        return data if len(data) == length else None
+
+    return previous
+
+
 def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
     """``path`` opened if it is a regular file of ``size`` bytes: a link is not followed,
     and a FIFO in its place does not block the build (O_NONBLOCK), as storage's reads."""
@@ -1620,10 +1657,20 @@ def render_run(
                 # the old table's digest and the new one's in one pass over the table
                 digests = table_digests(cols, [rows] if old_rows is None else [old_rows, rows])
                 after = _previous_downloads(old_root, old_downloads, digests)
+                if after is not None and old_rows is not None:
+                    previous = _previous_columns(old_root, old_downloads)
+                    if previous is not None:
+                        cols.reuse_json(old_rows, previous)
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             sizes = {name: writer.write(name, data) for name, data in chart_parts(run, cols, after).items()}
             if cols is not None and digests is not None and new_downloads is not None:
-                new_downloads.update(rows=rows, digest=digests[rows], sizes={n: sizes[n] for n in DOWNLOADS})
+                new_downloads.update(
+                    rows=rows,
+                    digest=digests[rows],
+                    sizes={n: sizes[n] for n in DOWNLOADS},
+                    # where each column's JSON went, for the next rebuild to start from
+                    columns={"sizes": {f: sizes[f] for f in {p[0] for p in cols.placed.values()}}, "at": cols.placed},
+                )
             return sizes
 
         if pool is None and not refused and worth_a_pool(pending):

@@ -1070,3 +1070,84 @@ def test_a_big_data_file_is_set_aside_before_its_new_one_moves_in(tmp_path, monk
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
     assert not [p for p in tmp_path.iterdir() if "reportgen-" in p.name]
+
+
+def _wide_metrics_run(o: Obs, first: int, last: int, frac_at: int | None = None) -> None:
+    for n in range(first, last + 1):
+        o.batch(o.rollout(n, 0, 0, f"answer {n}"), o.prompt(f"p:{n}", "q"))
+        extra = {f"x__m{k}": (n * k) / 7 for k in range(6)}
+        extra["x__count"] = n + (0.5 if frac_at is not None and n >= frac_at else 0)
+        o.batch(o.update(n, reward__mean=n / 10, **extra))
+
+
+def test_a_rebuild_writes_only_the_new_rows_of_each_metric_column(tmp_path, monkeypatch):
+    """When the metric table only grew, each column of metrics_data.js and of the explorer's
+    chunk files is the previous build's text of its old rows (read where the state says it
+    went) and the new rows: equal to a full build, whichever file a column lands in. A
+    data file of another size, a column that stops being an integer one, or a state naming
+    a place out of the site makes the columns written whole."""
+    import orjson
+
+    import reportgen.site as site_mod
+    import reportgen.views.charts as charts_mod
+
+    monkeypatch.setattr(charts_mod, "INLINE_BYTES", 0)  # all but the charted columns in chunk files
+    monkeypatch.setattr(charts_mod, "CHUNK_BYTES", 40)  # a few columns a chunk
+    served: list[tuple[str, bool]] = []
+    real_previous = site_mod._previous_columns
+
+    def counted(root, old):
+        got = real_previous(root, old)
+        if got is None:
+            return None
+
+        def previous(name):
+            text = got(name)
+            served.append((name, text is not None))
+            return text
+
+        return previous
+
+    monkeypatch.setattr(site_mod, "_previous_columns", counted)
+
+    def run_case(tag: str, last: int, more: int, frac_at: int | None = None, meddle=None) -> list[tuple[str, bool]]:
+        src, site, full = tmp_path / f"src-{tag}", tmp_path / f"site-{tag}", tmp_path / f"full-{tag}"
+        src.mkdir()
+        o = Obs().run("grpo", group_size=1)
+        _wide_metrics_run(o, 1, last)
+        (src / "observe.jsonl").write_text(o.text())
+        build(str(src), site, BuildOptions(jobs=1))
+        if meddle is not None:
+            meddle(site)
+        _wide_metrics_run(o, last + 1, more, frac_at)
+        (src / "observe.jsonl").write_text(o.text())
+        served.clear()
+        build(str(src), site, BuildOptions(jobs=1))
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        assert snapshot(site) == snapshot(full), tag
+        state = orjson.loads((site / STATE).read_bytes())["downloads"]["columns"]
+        for name, (file, offset, length) in state["at"].items():
+            text = (site / file).read_bytes()[offset : offset + length]
+            assert text[:1] == b"[" and text[-1:] == b"]" and text.count(b",") == more - 1, (tag, name)
+        assert len(list((site / "metrics_data").glob("*.js"))) >= 2, tag
+        return list(served)
+
+    got = run_case("grew", 5, 8)
+    # every column (6 metrics, count, reward/mean; some asked twice: a short column's size
+    # is its text's) from the old text
+    assert {n for n, _ok in got} == {"reward/mean", "x/count", *(f"x/m{k}" for k in range(6))}
+    assert all(ok for _n, ok in got)
+    got = run_case("integer-to-fraction", 5, 8, frac_at=7)
+    assert got == []  # the old table is no start of the new one: nothing asked
+    got = run_case("resized", 5, 8, meddle=lambda site: (site / "metrics_data" / "000.js").write_bytes(b"x"))
+    assert got and not all(ok for _n, ok in got) and any(ok for _n, ok in got)
+
+    def outside(site):
+        state = orjson.loads((site / STATE).read_bytes())
+        at = state["downloads"]["columns"]["at"]
+        for k in at:
+            at[k][0] = "../" + at[k][0]
+        (site / STATE).write_bytes(orjson.dumps(state))
+
+    got = run_case("outside", 5, 8, meddle=outside)
+    assert got and not any(ok for _n, ok in got)
