@@ -295,9 +295,14 @@ def _json_iter(value: Any) -> str:
     return "".join(out)
 
 
-_SCRIPT_ESCAPES = str.maketrans(
-    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SCRIPT_ESCAPE_PAIRS = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
 )
+_SCRIPT_ESCAPES = str.maketrans(dict(_SCRIPT_ESCAPE_PAIRS))
 
 
 # in a JavaScript object literal, a "__proto__" key sets the object's prototype instead of
@@ -321,7 +326,21 @@ def script_json(value: Any) -> str:
             text = _json_iter(value)
     if '"__proto__"' in text:
         text = _PROTO_KEY.sub(r'\1["__proto__"]\2:', text)
-    return text.translate(_SCRIPT_ESCAPES)
+    return script_escaped(text)
+
+
+def script_escaped(text: str) -> str:
+    """``text.translate(_SCRIPT_ESCAPES)``, by a memchr-fast test and a replace for each
+    character present: translate looks every character up in a dict (40 ms for the 1.4 MB
+    of a long run's metrics_data.js, which has none of them)."""
+    for ch, esc in _SCRIPT_ESCAPE_PAIRS[:3]:
+        if ch in text:
+            text = text.replace(ch, esc)
+    if not text.isascii():
+        for ch, esc in _SCRIPT_ESCAPE_PAIRS[3:]:
+            if ch in text:
+                text = text.replace(ch, esc)
+    return text
 
 
 def script_key(name: str) -> str:
