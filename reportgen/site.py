@@ -45,7 +45,7 @@ from .sources.jsonl import key_bytes
 from .storage import is_url, shown_text
 from .views.cards import overview_rows
 from .views.charts import CHUNK_DIR, DATA_FILE, DOWNLOADS, Columns, chart_parts, charts_context, table_digests
-from .views.index import index_context, iteration_rows_parts
+from .views.index import index_context, iteration_rows_parts, row_keys
 from .views.iteration import (
     OVERVIEW_EVERYWHERE,
     DuplicateTexts,
@@ -1428,6 +1428,45 @@ def _previous_columns(old_root: Path | None, old: dict[str, Any] | None) -> Call
     return previous
 
 
+def _previous_rows(
+    old_root: Path | None, old: Any, keys: list[list[Any]], columns: list[str]
+) -> tuple[str, list[int], int] | None:
+    """The previous index's rows text, where each row ends, and how many of its first rows
+    are this build's (their ``row_keys`` equal, the same metric columns), for
+    ``iteration_rows_parts``; None if none is, or the index is not the one the state says."""
+    if old_root is None or not isinstance(old, dict) or old.get("columns") != columns:
+        return None
+    old_keys, ends, size, tail = old.get("keys"), old.get("ends"), old.get("size"), old.get("tail")
+    if not isinstance(old_keys, list) or not isinstance(ends, list) or len(ends) != len(old_keys):
+        return None
+    if type(tail) is not int or not ends or not all(type(e) is int for e in ends):
+        return None
+    k = 0
+    for a, b in zip(old_keys, keys):
+        if a != b:
+            break
+        k += 1
+    if not k:
+        return None
+    f = _open_sized(old_root / "index.html", size)
+    if f is None:
+        return None
+    with f:
+        try:
+            data = f.read()
+        except OSError:
+            return None
+    # the rows are what lies between the page's head and tail: their text is ends[-1] long
+    try:
+        text = data[: len(data) - tail].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    rows_at = len(text) - ends[-1]
+    if rows_at < 0 or not text.startswith("<tr", rows_at) or not text.endswith("</tr>\n"):
+        return None
+    return text[rows_at:], ends, k
+
+
 def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
     """``path`` opened if it is a regular file of ``size`` bytes: a link is not followed,
     and a FIFO in its place does not block the build (O_NONBLOCK), as storage's reads."""
@@ -1645,6 +1684,8 @@ def render_run(
                     arrived(si, i, res)
             return gone
 
+        table_grew = [False]
+
         def run_files() -> dict[str, int]:
             # what follows from the scan alone, not from the pages: written while the workers render
             if run.prompt_index:
@@ -1663,6 +1704,7 @@ def render_run(
                         cols.reuse_json(old_rows, previous)
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             sizes = {name: writer.write(name, data) for name, data in chart_parts(run, cols, after).items()}
+            table_grew[0] = after is not None  # the index's rows may be the previous ones
             if cols is not None and digests is not None and new_downloads is not None:
                 new_downloads.update(
                     rows=rows,
@@ -1730,7 +1772,20 @@ def render_run(
     # updates was a text of 17 MB, held as the rows, the page and its bytes at once
     ctx["rows_html"] = _GROUPS_MARK
     head, tail = env.get_template("index.html").render(ctx).split(_GROUPS_MARK)
-    writer.write("index.html", _page_parts(head, iteration_rows_parts(run, ctx["columns"]), tail))
+    row_ids = row_keys(run)
+    columns = list(ctx["columns"])
+    old_index = old_downloads.get("index") if isinstance(old_downloads, dict) else None
+    reuse = _previous_rows(old_root, old_index, row_ids, columns) if table_grew[0] else None
+    ends: list[int] = []
+    size = writer.write("index.html", _page_parts(head, iteration_rows_parts(run, ctx["columns"], ends, reuse), tail))
+    if new_downloads is not None:
+        new_downloads["index"] = {
+            "size": size,
+            "tail": len(page_bytes(tail)),
+            "ends": ends,
+            "keys": row_ids,
+            "columns": columns,
+        }
     if search:
         # the iterations with texts, in page order, rendered now or kept from the last build
         shards = []

@@ -1151,3 +1151,58 @@ def test_a_rebuild_writes_only_the_new_rows_of_each_metric_column(tmp_path, monk
 
     got = run_case("outside", 5, 8, meddle=outside)
     assert got and not any(ok for _n, ok in got)
+
+
+def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_index(tmp_path, monkeypatch):
+    """The index's rows of updates whose row shows the same (``row_keys``), over a metric
+    table that only grew, are the previous index's text: all old rows after an append, the
+    rows before a resumed segment's first redone update, none of an index of another size.
+    Rows of any text (a status not ASCII, a segment change) keep their places, and the site
+    is the full build's every time."""
+    import reportgen.site as site_mod
+
+    taken: list[int | None] = []
+    real = site_mod._previous_rows
+
+    def spy(root, old, keys, columns):
+        got = real(root, old, keys, columns)
+        taken.append(None if got is None else got[2])
+        return got
+
+    monkeypatch.setattr(site_mod, "_previous_rows", spy)
+
+    def case(tag: str, grow, meddle=None) -> int | None:
+        src, site, full = tmp_path / f"src-{tag}", tmp_path / f"site-{tag}", tmp_path / f"full-{tag}"
+        src.mkdir()
+        o = Obs().run("grpo", group_size=2)
+        _metrics_run(o, 1, 3)
+        o.batch(o.update(4, status="sauté ⟨π⟩ <b>", reward__mean=0.4, count=4))  # textless, not ASCII
+        o.batch(o.update(5, reward__mean=0.5, count=5))
+        (src / "observe.jsonl").write_text(o.text())
+        build(str(src), site, BuildOptions(jobs=1))
+        if meddle is not None:
+            meddle(site)
+        grow(o)
+        (src / "observe.jsonl").write_text(o.text())
+        taken.clear()
+        build(str(src), site, BuildOptions(jobs=1))
+        build(str(src), full, BuildOptions(jobs=1, incremental=False))
+        assert snapshot(site) == snapshot(full), tag
+        assert len(taken) == 1, tag
+        return taken[0]
+
+    assert case("append", lambda o: _metrics_run(o, 6, 8)) == 5
+
+    def resume(o: Obs) -> None:
+        o.run("grpo", resumed=3, group_size=2)
+        _metrics_run(o, 4, 7)
+
+    # the old segment's updates 4 and 5 give way to the resumed segment's (a segment change
+    # at 4): its rows are made again, the three before it are taken
+    assert case("resume", resume) == 3
+
+    def bigger(site: Path) -> None:
+        with open(site / "index.html", "ab") as f:
+            f.write(b" ")
+
+    assert case("resized", lambda o: _metrics_run(o, 6, 7), bigger) is None

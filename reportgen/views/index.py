@@ -131,11 +131,48 @@ def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:
     return Markup("".join(iteration_rows_parts(run, columns)))
 
 
-def iteration_rows_parts(run: Run, columns: tuple[str, ...]) -> Iterator[str]:
+def row_keys(run: Run) -> list[list[Any]]:
+    """What each row of the index's table shows besides its metric cells: two rows of equal
+    keys, over metric tables of which the older is the start of the newer (``charts.
+    table_digests``), are the same text. ``has_row``: whether the step has a metric row."""
+    row_of = run.metrics.row_of
+    keys = []
+    prev = None
+    for i, r in enumerate(run.iterations):
+        texts = bool(r.has_texts)
+        due = r.notes[-1] if not texts and r.notes and r.notes[-1].startswith(_DUE) else None
+        keys.append(
+            [
+                r.number,
+                r.segment,
+                r.status,
+                texts,
+                r.page if texts else None,
+                r.rollouts if texts else None,
+                due,
+                bool(i and r.segment != prev),
+                row_of(r.number) is not None,
+            ]
+        )
+        prev = r.segment
+    return keys
+
+
+def iteration_rows_parts(
+    run: Run,
+    columns: tuple[str, ...],
+    ends: list[int] | None = None,
+    reuse: tuple[str, list[int], int] | None = None,
+) -> Iterator[str]:
     """iteration_rows() in pieces of about 1,000 rows, made as they are asked for.
 
     Built here rather than by a loop of the template, which took 0.32 s (47 µs a row) of
     every build and every rebuild of a run of 6,859 updates; this takes 0.11 s.
+
+    ``ends``: filled with the character offset where each row ends. ``reuse``: the previous
+    build's rows text, its ``ends``, and how many of its first rows are this build's (their
+    ``row_keys`` equal, the metric table only grew): those are its text, not made again
+    (0.1 s of a rebuild of 19,370 updates).
     """
     observe = run.format == "observe"
     row_of = run.metrics.row_of
@@ -146,12 +183,23 @@ def iteration_rows_parts(run: Run, columns: tuple[str, ...]) -> Iterator[str]:
     dash = f'<td class="num">{fmt(None)}</td>'
     out: list[str] = []
     w = out.append
+    first = 0
+    pos = 0
+    if reuse is not None and reuse[2] > 0:
+        old_text, old_ends, first = reuse
+        pos = old_ends[first - 1]
+        if ends is not None:
+            ends.extend(old_ends[:first])
+        yield old_text[:pos]
     # pieces of about 1,000 rows: 68,089 rows made 700,000 strings (66 MiB)
-    prev_segment = None
-    for i, r in enumerate(run.iterations):
+    iterations = run.iterations
+    prev_segment = iterations[first - 1].segment if first else None
+    for i in range(first, len(iterations)):
+        r = iterations[i]
         if len(out) >= 10_000:
             yield "".join(out)
             out.clear()
+        start = len(out)
         cls = f"status-{esc(r.status)}"
         if not r.has_texts:
             cls += " textless"
@@ -178,6 +226,9 @@ def iteration_rows_parts(run: Run, columns: tuple[str, ...]) -> Iterator[str]:
             w(f'<td><span class="due" title="{esc(r.notes[-1])}">no texts: dropped</span></td>\n</tr>\n')
         else:
             w('<td><span class="subtle">no texts</span></td>\n</tr>\n')
+        if ends is not None:
+            pos += sum(map(len, out[start:]))
+            ends.append(pos)
     if not run.iterations:
         w(f'<tr><td colspan="{len(columns) + 4}">No update in this export.</td></tr>\n')
     yield "".join(out)
