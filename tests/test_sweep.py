@@ -627,3 +627,30 @@ def test_index_refuses_a_run_site_named_like_the_sweeps_own_files(tmp_path):
         r = invoke("index", str(site))
         assert r.exit_code == 1 and f"{own} here is a run site or a folder" in r.output, r.output
         assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == before
+
+
+def test_a_metric_series_is_its_finite_values_by_step():
+    """metric_series (in C where it can) gives what a sort of (step, value) pairs of the
+    finite values gives, steps in order or not (a resume's redone updates)."""
+    import math
+    import random
+
+    from reportgen.sweep import metric_series
+
+    rnd = random.Random(7)
+    for _ in range(200):
+        run = Run(format="observe", source="m", title="t")
+        steps = list(range(rnd.randrange(0, 40)))
+        if rnd.random() < 0.5:
+            rnd.shuffle(steps)
+        for st in steps:
+            i = run.metrics.row_for(st)
+            v = rnd.choice([0.5, -1.25, math.nan, math.inf, -math.inf, None, float(st)])
+            if v is not None:
+                run.metrics.set(i, "m", v)
+        if "m" not in run.metrics.columns:
+            assert metric_series(run, "m") == ([], [])
+            continue
+        col = run.metrics.columns["m"]
+        pairs = sorted((run.metrics.steps[i], v) for i, v in enumerate(col) if math.isfinite(v))
+        assert metric_series(run, "m") == ([p[0] for p in pairs], [p[1] for p in pairs])
