@@ -19,6 +19,7 @@ import stat
 import sys
 import time
 import uuid
+import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -233,7 +234,8 @@ MARKDOWN_AUTO_LIMIT = 64 << 20
 SEARCH_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
 # the state's companion: the reader's metric rows as binary (observe), bound to the state by
-# its size and SHA-256, which the state names
+# its size and CRC-32, which the state names (a check of integrity: who can change the site's
+# files can change its pages as well; SHA-256 cost a rebuild of 19,370 updates 14 ms)
 ROWS = ".reportgen-rows"
 STATE_FORMAT = 3  # 2: prompt keys stored once, updates list their ids; 3: metric rows in ROWS
 
@@ -276,8 +278,8 @@ def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
 
 
 def _read_rows(out: Path, named: Any) -> bytes | None:
-    """The ROWS file if it is a regular file of the size and SHA-256 the state names."""
-    if not isinstance(named, dict) or type(named.get("bytes")) is not int or not isinstance(named.get("sha256"), str):
+    """The ROWS file if it is a regular file of the size and CRC-32 the state names."""
+    if not isinstance(named, dict) or type(named.get("bytes")) is not int or type(named.get("crc32")) is not int:
         return None
     try:
         fd = os.open(out / ROWS, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
@@ -292,13 +294,14 @@ def _read_rows(out: Path, named: Any) -> bytes | None:
             data = f.read(named["bytes"] + 1)
         except OSError:
             return None
-    ok = len(data) == named["bytes"] and hashlib.sha256(data).hexdigest() == named["sha256"]
+    ok = len(data) == named["bytes"] and zlib.crc32(data) == named["crc32"]
     return data if ok else None
 
 
-def _hashed(parts: Iterable[bytes], h: Any) -> Iterator[bytes]:
+def _checked(parts: Iterable[bytes], crc: list[int]) -> Iterator[bytes]:
+    """``parts``, their CRC-32 into ``crc[0]`` as they pass."""
     for part in parts:
-        h.update(part)
+        crc[0] = zlib.crc32(part, crc[0])
         yield part
 
 
@@ -1998,9 +2001,9 @@ def _build(
         head = {"format": STATE_FORMAT, "version": __version__, "fingerprint": fingerprint, "downloads": new_downloads}
         get_rows = getattr(reader, "metric_rows", None)
         if get_rows is not None:  # before the state, which names it
-            h = hashlib.sha256()
-            size = writer.write(ROWS, _hashed(get_rows(), h))
-            head["rows"] = {"bytes": size, "sha256": h.hexdigest()}
+            crc = [0]
+            size = writer.write(ROWS, _checked(get_rows(), crc))
+            head["rows"] = {"bytes": size, "crc32": crc[0]}
         writer.write(STATE, state_parts(head, get_state(lazy=True) if get_state is not None else None, new_pages))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:
