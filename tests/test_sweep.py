@@ -654,3 +654,34 @@ def test_a_metric_series_is_its_finite_values_by_step():
         col = run.metrics.columns["m"]
         pairs = sorted((run.metrics.steps[i], v) for i, v in enumerate(col) if math.isfinite(v))
         assert metric_series(run, "m") == ([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def test_downsampling_keeps_each_buckets_first_lowest_and_highest_point():
+    """downsample (min and index of slices, in C) keeps what a min and a max by key over
+    each bucket keep: the first lowest and the first highest, ties included."""
+    import random
+
+    from reportgen.sweep import downsample
+
+    def by_key(xs, ys, limit):
+        n = len(xs)
+        if n <= limit:
+            return list(xs), list(ys)
+        buckets = max(1, (limit - 2) // 2)
+        keep = {0, n - 1}
+        for b in range(buckets):
+            lo = 1 + (n - 2) * b // buckets
+            hi = 1 + (n - 2) * (b + 1) // buckets
+            if lo < hi:
+                keep.add(min(range(lo, hi), key=ys.__getitem__))
+                keep.add(max(range(lo, hi), key=ys.__getitem__))
+        order = sorted(keep)
+        return [xs[i] for i in order], [ys[i] for i in order]
+
+    rnd = random.Random(3)
+    for _ in range(300):
+        n = rnd.randrange(0, 400)
+        ys = [rnd.choice([0.0, 1.0, -1.0, 0.5, rnd.random()]) for _ in range(n)]
+        xs = list(range(n))
+        limit = rnd.randrange(2, 60)
+        assert downsample(xs, ys, limit) == by_key(xs, ys, limit)
