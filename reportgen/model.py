@@ -468,6 +468,8 @@ class MetricTable:
         for m in rows:
             if m is None:
                 whole.extend(gap)
+            elif len(m) == width:  # most rows: no slice copied first
+                whole.extend(m)
             else:
                 whole.extend(m[:width])
                 if len(m) < width:

@@ -32,7 +32,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from itertools import islice
 from typing import IO, Any
@@ -76,6 +76,13 @@ from .jsonl import (
 
 FILE = "observe.jsonl"
 HEADLINE = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
+# IterationRef's fields, in the order _finish gives them
+_REF_FIELDS = (
+    "kind", "number", "label", "segment", "status", "has_texts", "rollouts", "groups", "trained",
+    "unknown", "reward_mean", "time", "headline", "notes", "locator",
+)  # fmt: skip
+if tuple(f.name for f in fields(IterationRef)) != _REF_FIELDS:  # pragma: no cover - a programming error
+    raise ImportError("IterationRef's fields changed: update observe._REF_FIELDS and _finish")
 _CHUNK = 8 << 20
 
 
@@ -1297,27 +1304,27 @@ class ObserveReader:
         due: list[int] = []  # updates due for texts (update % every == 0) without rollouts
         gaps: list[tuple[int, int]] = []  # update numbers missing from the list
         prev: int | None = None
+        isfinite = math.isfinite
+        iterations = run.iterations
         for n in order:
             u = visible[n]
             m = u.metrics
             if m is not None and di is not None and di < len(m) and not math.isnan(m[di]):
                 dropped_by_seg[u.segment] = m[di]
             status = u.status or "incomplete"
-            headline: dict[str, float | None] = {  # table.get's values, from the row itself
-                k: m[i] if m is not None and i < len(m) and math.isfinite(m[i]) else None for k, i in heads
-            }
+            # table.get's values, from the row itself (a loop: a comprehension is a call)
+            headline: dict[str, float | None] = dict.fromkeys(HEADLINE)
+            if m is not None:
+                width = len(m)
+                for k, i in heads:
+                    if i < width and isfinite(m[i]):
+                        headline[k] = m[i]
+            # positional (_REF_FIELDS' order, checked at import): by keyword, with the
+            # defaults made, it took 1.1 µs an update against 0.4 (19,370 updates a rebuild)
             ref = IterationRef(
-                kind="train",
-                number=n,
-                segment=u.segment,
-                status=status,
-                has_texts=u.rollouts > 0,
-                rollouts=u.rollouts,
-                time=u.time,
-                headline=headline,
-                reward_mean=headline["reward/mean"],
-                locator=(u.segment, n),
-            )
+                "train", n, "", u.segment, status, u.rollouts > 0, u.rollouts, 0, 0, 0,
+                headline["reward/mean"], u.time, headline, [], (u.segment, n),
+            )  # fmt: skip
             if u.status is None:
                 ref.notes.append("incomplete update, or incomplete export")
             elif not u.rollouts:
@@ -1329,7 +1336,7 @@ class ObserveReader:
             if prev is not None and n > prev + 1:
                 gaps.append((prev + 1, n - 1))
             prev = n
-            run.iterations.append(ref)
+            iterations.append(ref)
             for i in u.prompt_ids:
                 numbers = index.get(key_names[i])
                 if numbers is None:
