@@ -307,9 +307,9 @@ def _checked(parts: Iterable[bytes], crc: list[int]) -> Iterator[bytes]:
 
 def state_parts(head: dict[str, Any], reader: dict[str, Any] | None, pages: dict[str, Any]) -> Iterator[bytes]:
     """The state file, ``head``'s keys then ``reader`` and ``pages``, in pieces: a value of
-    ``reader`` that is an iterator is written as a list a few hundred items at a time (an
-    observe scan's updates, whose metric rows are as large as the run's metric table; whole,
-    they and their JSON text added 170 MiB to a build of 16,780 updates of 500 metrics)."""
+    ``reader`` that is an iterator is written as a list a few hundred items at a time (when
+    the observe scan's updates held their metric rows, whole, they and their JSON text
+    added 170 MiB to a build of 16,780 updates of 500 metrics; the rows are in ROWS now)."""
     yield orjson.dumps(head)[:-1] + b',"reader":'
     if reader is None:
         yield b"null"
@@ -2007,7 +2007,7 @@ def _build(
             crc = [0]
             size = writer.write(ROWS, _checked(get_rows(), crc))
             head["rows"] = {"bytes": size, "crc32": crc[0]}
-        writer.write(STATE, state_parts(head, get_state(lazy=True) if get_state is not None else None, new_pages))
+        writer.write(STATE, state_parts(head, get_state() if get_state is not None else None, new_pages))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:
             copy_assets(staging)

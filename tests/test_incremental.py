@@ -216,9 +216,9 @@ def test_state_with_a_bad_prompt_key_id_is_read_again(tmp_path):
     build(str(src), site, BuildOptions(jobs=1))
     state = orjson.loads((site / STATE).read_bytes())
     reader = state["reader"]
-    assert reader["prompt_keys"] and any(u[8] for u in reader["updates"])
-    for u in reader["updates"]:
-        u[8] = [len(reader["prompt_keys"]) + 5 for _ in u[8]]
+    assert reader["prompt_keys"] and reader["updates"]["keys"]
+    for entry in reader["updates"]["keys"]:
+        entry[1] = [len(reader["prompt_keys"]) + 5 for _ in entry[1]]
     (site / STATE).write_bytes(orjson.dumps(state))
     with open(src / "observe.jsonl", "ab") as f:
         f.write(rest)
@@ -704,7 +704,7 @@ def test_observe_state_written_by_a_build_is_the_readers_state(tmp_path):
     reader.scan()
     saved = orjson.loads((site / STATE).read_bytes())["reader"]
     assert saved == orjson.loads(orjson.dumps(reader.state()))
-    assert isinstance(saved["updates"], list) and saved["updates"]
+    assert isinstance(saved["updates"], dict) and saved["updates"]["update"]
 
 
 def test_a_state_file_changed_during_a_rebuild_makes_it_start_again(tmp_path, monkeypatch):
@@ -951,7 +951,7 @@ def test_a_state_refused_halfway_leaves_the_scan_as_a_fresh_one(tmp_path):
     src, site, full, o = _built_metrics_site(tmp_path)
     state = orjson.loads((site / STATE).read_bytes())
     state["reader"]["metric_names"] = ["zz/stale"] + state["reader"]["metric_names"]
-    state["reader"]["updates"][0][8] = [10**6]  # a prompt key id out of range: refused there
+    state["reader"]["updates"]["keys"][0][1] = [10**6]  # a prompt key id out of range: refused there
     (site / STATE).write_bytes(orjson.dumps(state))
     _metrics_run(o, 5, 5)
     (src / "observe.jsonl").write_text(o.text())
@@ -1003,7 +1003,8 @@ def test_a_rows_file_not_the_one_its_state_names_is_not_taken_up(tmp_path):
     good = (site / ROWS).read_bytes()
     named = orjson.loads((site / STATE).read_bytes())["rows"]
     assert named == {"bytes": len(good), "crc32": zlib.crc32(good)} and len(good) >= 4 * 8
-    assert b"rows" not in orjson.dumps(orjson.loads((site / STATE).read_bytes())["reader"]["updates"])
+    lengths = orjson.loads((site / STATE).read_bytes())["reader"]["updates"]["row"]
+    assert all(type(n) is int for n in lengths) and 8 * sum(lengths) == len(good)  # the values are in ROWS
     keep = tmp_path / "rows-copy"
     keep.write_bytes(good)
     base = tmp_path / "base"

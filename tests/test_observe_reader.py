@@ -642,7 +642,7 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
     first.scan()
     saved = json.loads(json.dumps(first.state()))  # through JSON, as the state file
     rows = b"".join(first.metric_rows())
-    assert len(rows) == 8 * sum(u[6] for u in saved["updates"] if u[6] is not None) > 0
+    assert len(rows) == 8 * sum(n for n in saved["updates"]["row"] if n is not None) > 0
     (src / "observe.jsonl").write_text(o.text())
     again = ObserveReader(Storage(str(src)))
     assert again.restore(saved, rows)
@@ -656,14 +656,32 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
     u = again._updates[(0, 1)]
     assert u.prompt_ids.tolist() == sorted(set(u.prompt_ids)) and u.tidy
     # a state whose rows or key ids are not what the scan writes is not taken up
-    for bad in ({"rows": "x"}, {"rows": -1}, {"rows": 10**6}, {"rows": 1.5}, {"keys": [1.5]}, {"keys": [99]}):
+    bads: list[Any] = [
+        ("row", "x"),
+        ("row", -1),
+        ("row", 10**6),
+        ("row", 1.5),
+        ("keys", [1.5]),
+        ("keys", [99]),
+        ("keys index", 10**6),
+        ("spans index", -1),
+        ("short column", "status"),
+    ]
+    for what, value in bads:
         broken = json.loads(json.dumps(saved))
-        row = broken["updates"][0]
-        if "rows" in bad:
-            row[6] = bad["rows"]
+        ups = broken["updates"]
+        assert ups["keys"] and ups["spans"]
+        if what == "row":
+            ups["row"][0] = value
+        elif what == "keys":
+            ups["keys"][0][1] = value
+        elif what == "keys index":
+            ups["keys"][0][0] = value
+        elif what == "spans index":
+            ups["spans"][0][0] = value
         else:
-            row[8] = bad["keys"]
-        assert not ObserveReader(Storage(str(src))).restore(broken, rows)
+            ups[value].pop()
+        assert not ObserveReader(Storage(str(src))).restore(broken, rows), what
     # nor rows that are not the state's: too few, or some left over
     for other in (rows[:-8], rows + bytes(8), b""):
         assert not ObserveReader(Storage(str(src))).restore(saved, other)
