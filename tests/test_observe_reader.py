@@ -666,6 +666,8 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
         ("keys index", 10**6),
         ("spans index", -1),
         ("short column", "status"),
+        ("short column", "seconds"),
+        ("seconds", "2026-03-14T09:00:14.626Z"),
     ]
     for what, value in bads:
         broken = json.loads(json.dumps(saved))
@@ -679,6 +681,8 @@ def test_a_restored_scan_takes_up_updates_that_grow(tmp_path):
             ups["keys"][0][0] = value
         elif what == "spans index":
             ups["spans"][0][0] = value
+        elif what == "seconds":
+            ups["seconds"][0] = value
         else:
             ups[value].pop()
         assert not ObserveReader(Storage(str(src))).restore(broken, rows), what

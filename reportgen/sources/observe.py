@@ -111,6 +111,7 @@ class _UpdateIndex:
     prompt_ids: array = field(default_factory=lambda: array("i"))
     flat_ids: array = field(default_factory=lambda: array("i"))
     tidy: bool = False  # prompt_ids and flat_ids sorted without repeats (by _finish, or restored so)
+    seconds: float | None = None  # time as a timestamp (parsed once: 35 ms for 68,089 updates)
 
 
 @dataclass(slots=True)
@@ -804,6 +805,7 @@ class ObserveReader:
                         status = full.get("status")
                         u.status = status if isinstance(status, str) else "completed"
                         u.time = str_or_none(full.get("time"))
+                        u.seconds = _parse_time(u.time)
                         u.metrics = self._metric_row(packed)
                     else:
                         u.side_spans.append((s, e))
@@ -1088,6 +1090,7 @@ class ObserveReader:
             "update": [u.update for u in ups],
             "status": [u.status for u in ups],
             "time": [u.time for u in ups],
+            "seconds": [u.seconds for u in ups],
             "row": [None if u.metrics is None else len(u.metrics) for u in ups],  # its values: metric_rows()
             "rollouts": [u.rollouts for u in ups],
             "spans": spans,
@@ -1159,12 +1162,14 @@ class ObserveReader:
                 spans[key_id(i)] = _pack_span(int(a), int(b))
             updates: dict[tuple[int, int], _UpdateIndex] = {}
             cols = state["updates"]
-            segs, ns, statuses, times, lens, rolls = (
-                cols[k] for k in ("segment", "update", "status", "time", "row", "rollouts")
+            segs, ns, statuses, times, seconds, lens, rolls = (
+                cols[k] for k in ("segment", "update", "status", "time", "seconds", "row", "rollouts")
             )
             count = len(ns)
-            if not all(type(c) is list and len(c) == count for c in (segs, ns, statuses, times, lens, rolls)):
+            if not all(type(c) is list and len(c) == count for c in (segs, ns, statuses, times, seconds, lens, rolls)):
                 raise ValueError("update columns of different lengths")
+            if not all(type(t) is float for t in seconds if t is not None):
+                raise ValueError("a time that is not a timestamp")
             span_of: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
             for j, rs, ss in cols["spans"]:
                 if type(j) is not int or not 0 <= j < count:
@@ -1177,7 +1182,9 @@ class ObserveReader:
                 ids_of[j] = (key_ids(keys), key_ids(flat))
             no_spans: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
             swap = sys.byteorder != "little"
-            for j, (seg, n, status, time, length, rollouts) in enumerate(zip(segs, ns, statuses, times, lens, rolls)):
+            for j, (seg, n, status, time, stamp, length, rollouts) in enumerate(
+                zip(segs, ns, statuses, times, seconds, lens, rolls)
+            ):
                 rs, ss = span_of.get(j, no_spans)
                 keys_of = ids_of.get(j)
                 row = None
@@ -1201,6 +1208,7 @@ class ObserveReader:
                     array("i") if keys_of is None else keys_of[0],
                     array("i") if keys_of is None else keys_of[1],
                     True,
+                    stamp,
                 )
             if at != size:
                 raise ValueError("metric rows left over")
@@ -1321,7 +1329,7 @@ class ObserveReader:
         key_names = self._key_names
         index = run.prompt_index
         order = sorted(visible)
-        table.fill(order, [_parse_time(visible[n].time) for n in order], [visible[n].metrics for n in order], names)
+        table.fill(order, [visible[n].seconds for n in order], [visible[n].metrics for n in order], names)
         table.left_out, table.left_out_names = self._left_out.left_out, list(self._left_out.left_out_names)
         said = table.left_out_warning()
         if said:
