@@ -1432,12 +1432,12 @@ def _previous_columns(old_root: Path | None, old: dict[str, Any] | None) -> Call
 
 
 def _previous_rows(
-    old_root: Path | None, old: Any, keys: list[list[Any]], columns: list[str]
+    old_root: Path | None, old: Any, keys: list[list[Any]], columns: list[str], fmt: str
 ) -> tuple[str, list[int], int] | None:
     """The previous index's rows text, where each row ends, and how many of its first rows
-    are this build's (their ``row_keys`` equal, the same metric columns), for
+    are this build's (their ``row_keys`` equal, the same metric columns and format), for
     ``iteration_rows_parts``; None if none is, or the index is not the one the state says."""
-    if old_root is None or not isinstance(old, dict) or old.get("columns") != columns:
+    if old_root is None or not isinstance(old, dict) or old.get("columns") != columns or old.get("format") != fmt:
         return None
     old_keys, ends, size, tail = old.get("keys"), old.get("ends"), old.get("size"), old.get("tail")
     if not isinstance(old_keys, list) or not isinstance(ends, list) or len(ends) != len(old_keys):
@@ -1778,7 +1778,7 @@ def render_run(
     row_ids = row_keys(run)
     columns = list(ctx["columns"])
     old_index = old_downloads.get("index") if isinstance(old_downloads, dict) else None
-    reuse = _previous_rows(old_root, old_index, row_ids, columns) if table_grew[0] else None
+    reuse = _previous_rows(old_root, old_index, row_ids, columns, run.format) if table_grew[0] else None
     ends: list[int] = []
     size = writer.write("index.html", _page_parts(head, iteration_rows_parts(run, ctx["columns"], ends, reuse), tail))
     if new_downloads is not None:
@@ -1788,6 +1788,7 @@ def render_run(
             "ends": ends,
             "keys": row_ids,
             "columns": columns,
+            "format": run.format,  # an observe row has a segment cell, a tinker row none
         }
     if search:
         # the iterations with texts, in page order, rendered now or kept from the last build

@@ -1165,8 +1165,8 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
     taken: list[int | None] = []
     real = site_mod._previous_rows
 
-    def spy(root, old, keys, columns):
-        got = real(root, old, keys, columns)
+    def spy(root, old, keys, columns, fmt):
+        got = real(root, old, keys, columns, fmt)
         taken.append(None if got is None else got[2])
         return got
 
@@ -1207,3 +1207,12 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
             f.write(b" ")
 
     assert case("resized", lambda o: _metrics_run(o, 6, 7), bigger) is None
+
+    def other_format(site: Path) -> None:
+        import orjson
+
+        state = orjson.loads((site / STATE).read_bytes())
+        state["downloads"]["index"]["format"] = "tinker"
+        (site / STATE).write_bytes(orjson.dumps(state))
+
+    assert case("format", lambda o: _metrics_run(o, 6, 7), other_format) is None
