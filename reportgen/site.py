@@ -1460,14 +1460,18 @@ def _previous_rows(
         except OSError:
             return None
     # the rows are what lies between the page's head and tail: their text is ends[-1] long
+    if not 0 <= tail <= len(data):
+        return None
     try:
         text = data[: len(data) - tail].decode("utf-8")
     except UnicodeDecodeError:
         return None
     rows_at = len(text) - ends[-1]
-    if rows_at < 0 or not text.startswith("<tr", rows_at) or not text.endswith("</tr>\n"):
+    rows = text[rows_at:] if rows_at >= 0 else ""
+    # the rows taken are whole rows: a start tag first, an end tag where the k-th one ends
+    if not rows.startswith("<tr") or not 0 < ends[k - 1] <= len(rows) or rows[: ends[k - 1]][-6:] != "</tr>\n":
         return None
-    return text[rows_at:], ends, k
+    return rows, ends, k
 
 
 def _open_sized(path: Path, size: Any) -> IO[bytes] | None:

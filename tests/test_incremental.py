@@ -1216,3 +1216,13 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
         (site / STATE).write_bytes(orjson.dumps(state))
 
     assert case("format", lambda o: _metrics_run(o, 6, 7), other_format) is None
+
+    def shifted_ends(site: Path) -> None:
+        import orjson
+
+        state = orjson.loads((site / STATE).read_bytes())
+        ends = state["downloads"]["index"]["ends"]
+        state["downloads"]["index"]["ends"] = [*ends[:-1], ends[-1] - 1]  # the last row cut short
+        (site / STATE).write_bytes(orjson.dumps(state))
+
+    assert case("ends", lambda o: _metrics_run(o, 6, 7), shifted_ends) is None
