@@ -1226,3 +1226,61 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
         (site / STATE).write_bytes(orjson.dumps(state))
 
     assert case("ends", lambda o: _metrics_run(o, 6, 7), shifted_ends) is None
+
+
+def test_an_index_row_shows_nothing_its_row_key_does_not_hold():
+    """Two runs' rows of equal row_keys, over the same metric table, are the same text:
+    every field of an IterationRef of each row is changed in turn, and each row's key
+    changes or its text does not (a field added to the rows but not to row_keys fails)."""
+    import dataclasses
+
+    from reportgen.model import DUE_NOTE, IterationRef, Run
+    from reportgen.views.index import iteration_rows_parts, row_keys
+
+    def make(refs: list[IterationRef]) -> Run:
+        run = Run(format="observe", source="m", title="t")
+        for st in (1, 2, 3, 5):
+            run.metrics.set(run.metrics.row_for(st), "reward/mean", st / 4)
+        run.iterations = refs
+        return run
+
+    base = [
+        IterationRef(kind="train", number=n, segment=0, has_texts=n % 2 == 1, rollouts=4 * (n % 2), time="t")
+        for n in (1, 2, 3, 4, 5)
+    ]
+    values: dict[str, list[Any]] = {
+        "kind": ["eval"],
+        "number": [9, 6],
+        "label": ["test"],
+        "segment": [1, None],
+        "status": ["skipped", "incomplete", "crashed", "<b>é"],
+        "has_texts": [True, False],
+        "rollouts": [7, 0, "x"],
+        "groups": [3],
+        "trained": [2],
+        "unknown": [1],
+        "reward_mean": [0.5],
+        "time": ["2026", None],
+        "headline": [{"reward/mean": 9.0}],
+        "notes": [[DUE_NOTE.format(every=2)], ["other"]],
+        "locator": [(1, 2)],
+    }
+    assert set(values) == {f.name for f in dataclasses.fields(IterationRef)}
+    columns = ("reward/mean",)
+    for name, options in values.items():
+        for value in options:
+            for at in range(len(base)):
+                changed = [dataclasses.replace(r) for r in base]
+                for r in changed:
+                    r.notes = list(r.notes)
+                setattr(changed[at], name, value)
+                a, b = make([dataclasses.replace(r) for r in base]), make(changed)
+                rows = []
+                for run in (a, b):
+                    ends: list[int] = []
+                    text = "".join(iteration_rows_parts(run, columns, ends))
+                    rows.append([text[x:y] for x, y in zip([0, *ends], ends)])
+                # row by row: a row of an equal key is the same text (its neighbour's change
+                # included: a segment change is drawn on the row after it)
+                for j, (ka, kb) in enumerate(zip(row_keys(a), row_keys(b))):
+                    assert ka != kb or rows[0][j] == rows[1][j], (name, value, at, j)
