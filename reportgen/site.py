@@ -281,15 +281,10 @@ def _read_rows(out: Path, named: Any) -> bytes | None:
     """The ROWS file if it is a regular file of the size and CRC-32 the state names."""
     if not isinstance(named, dict) or type(named.get("bytes")) is not int or type(named.get("crc32")) is not int:
         return None
-    try:
-        fd = os.open(out / ROWS, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    f = _open_sized(out / ROWS, named["bytes"])
+    if f is None:
         return None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or st.st_size != named["bytes"]:
-        os.close(fd)
-        return None
-    with open(fd, "rb") as f:
+    with f:
         try:
             data = f.read(named["bytes"] + 1)
         except OSError:
@@ -1691,9 +1686,10 @@ def render_run(
                     arrived(si, i, res)
             return gone
 
-        table_grew = [False]
+        table_grew = False  # the index's rows may be the previous ones (set by run_files)
 
         def run_files() -> dict[str, int]:
+            nonlocal table_grew
             # what follows from the scan alone, not from the pages: written while the workers render
             if run.prompt_index:
                 ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
@@ -1711,7 +1707,7 @@ def render_run(
                         cols.reuse_json(old_rows, previous)
             # the downloads come in pieces of about 65,000 cells: their sizes are counted as written
             sizes = {name: writer.write(name, data) for name, data in chart_parts(run, cols, after).items()}
-            table_grew[0] = after is not None  # the index's rows may be the previous ones
+            table_grew = after is not None
             if cols is not None and digests is not None and new_downloads is not None:
                 new_downloads.update(
                     rows=rows,
@@ -1782,7 +1778,7 @@ def render_run(
     row_ids = row_keys(run)
     columns = list(ctx["columns"])
     old_index = old_downloads.get("index") if isinstance(old_downloads, dict) else None
-    reuse = _previous_rows(old_root, old_index, row_ids, columns, run.format) if table_grew[0] else None
+    reuse = _previous_rows(old_root, old_index, row_ids, columns, run.format) if table_grew else None
     ends: list[int] = []
     size = writer.write("index.html", _page_parts(head, iteration_rows_parts(run, ctx["columns"], ends, reuse), tail))
     if new_downloads is not None:
