@@ -1478,12 +1478,11 @@ def _open_sized(path: Path, size: Any) -> IO[bytes] | None:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
-    f = open(fd, "rb")  # closed when dropped, even if never read
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size != size:
-        f.close()
+        os.close(fd)  # before open(): a folder's fd is refused by it (IsADirectoryError)
         return None
-    return f
+    return open(fd, "rb")  # closed when dropped, even if never read
 
 
 @contextmanager

@@ -1284,3 +1284,21 @@ def test_an_index_row_shows_nothing_its_row_key_does_not_hold():
                 # included: a segment change is drawn on the row after it)
                 for j, (ka, kb) in enumerate(zip(row_keys(a), row_keys(b))):
                     assert ka != kb or rows[0][j] == rows[1][j], (name, value, at, j)
+
+
+def test_a_folder_in_place_of_an_old_download_or_index_is_not_read(tmp_path):
+    """A folder where the previous site had a download or its index (a user's mistake, a
+    sync tool's) makes those files written whole: os.open opens a folder, and open() of its
+    descriptor raised IsADirectoryError out of the rebuild."""
+    import shutil
+
+    src, site, full, o = _built_metrics_site(tmp_path)
+    _metrics_run(o, 5, 6)
+    (src / "observe.jsonl").write_text(o.text())
+    for name in ("metrics.jsonl", "metrics.csv", "index.html", "metrics_data.js"):
+        (site / name).unlink()
+        (site / name).mkdir()
+    build(str(src), site, BuildOptions(jobs=1))
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(full)
+    shutil.rmtree(full)
