@@ -1400,7 +1400,6 @@ def _previous_columns(old_root: Path | None, old: dict[str, Any] | None) -> Call
     if not isinstance(sizes, dict) or not isinstance(at, dict):
         return None
     opened: dict[str, IO[bytes] | None] = {}
-    root = old_root
 
     def previous(name: str) -> bytes | None:
         where = at.get(name)
@@ -1412,7 +1411,7 @@ def _previous_columns(old_root: Path | None, old: dict[str, Any] | None) -> Call
         if file not in opened:
             # a name of ours (data file or chunk), never a path out of the site
             ok = file == DATA_FILE or re.fullmatch(re.escape(CHUNK_DIR) + r"/\d{3}\.js", file) is not None
-            opened[file] = _open_sized(root / file, sizes.get(file)) if ok else None
+            opened[file] = _open_sized(old_root / file, sizes.get(file)) if ok else None
         f = opened[file]
         if f is None:
             return None
