@@ -169,7 +169,7 @@
         line: { strokeCap: "round" }
       };
     }
-    var AXIS_Y = 46, PAD_X = 2 + 8; // the spec's left and right padding
+    var AXIS_Y = 58, PAD_X = 2 + 8; // the spec's left and right padding
     // the width of the plotting area that makes the whole view fill its box
     function plotWidth(box) { return Math.max(100, Math.floor((box.clientWidth || 400) - AXIS_Y - PAD_X)); }
 

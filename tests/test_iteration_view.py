@@ -328,15 +328,15 @@ def test_tinker_pages_have_no_training_badges():
 
     with tempfile.TemporaryDirectory() as d:
         site = Path(d) / "s"
-        try:
-            build(str(src), site)
-        except Exception as e:  # the tinker reader is developed in parallel
-            pytest.skip(f"tinker fixture does not build: {e}")
+        build(str(src), site)
         s = soup(site / "train_iteration_000000.html")
         chips = [c.get_text() for c in s.select(".member .chip")]
         assert "unknown execution" not in chips and "trained" not in chips
         assert {"correct", "incorrect"} & set(chips)
         assert s.select_one("#f-badge") is not None and s.select_one("#f-trained") is None
+        # conversations, but no message that says a tool failed: no "tool errors" filter,
+        # which could only hide every member (the parse errors are in the badge filter)
+        assert s.select(".member .msg") and s.select_one("#f-errors") is None
 
 
 def test_fast_text_helpers_agree_with_the_plain_ones():
@@ -346,7 +346,7 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
     from markupsafe import escape
 
     from reportgen.views.html import esc_text
-    from reportgen.views.text import _PREFIX, fold_count, line_count
+    from reportgen.views.text import _PREFIX, FOLD_CHARS, fold_count, line_count
 
     from .hostile import hostile
 
@@ -379,6 +379,8 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
         "x" * (_PREFIX - 10) + "\n" * 5 + "y" * 3000 + "\n" * 15,
         "\n".join(f"step {i}: " + "w " * (i % 40) for i in range(90)),  # a reasoning trace
         "{" + '"k": 1, ' * 900 + "}",  # a long line of JSON
+        "x" * FOLD_CHARS + "\n" * 3,  # past FOLD_CHARS: folds whatever its lines
+        "x" * (FOLD_CHARS - 3) + "\n" * 3,
     ]
     from reportgen.views.text import num_text
 
@@ -388,7 +390,8 @@ def test_fast_text_helpers_agree_with_the_plain_ones():
     for t in texts:
         assert esc_text(t) == str(escape(t)), t
         for n in (0, 1, 2, 19, 20, 21):
-            assert fold_count(t, n) == (line_count(t) if line_count(t) > n else 0), (t, n)
+            folds = line_count(t) > n or len(t) > FOLD_CHARS
+            assert fold_count(t, n) == (line_count(t) if folds else 0), (t, n)
 
 
 def test_long_text_escaping_gives_markupsafes_entities():
@@ -681,16 +684,35 @@ def test_fold_summary_of_reasoning_traces_and_blank_lines():
     assert fold_summary("a\nb\nc") == "a \u23ce b (3 lines)"
     assert fold_summary("\n \na\n\n b \nc") == "a \u23ce b (6 lines)"
     assert fold_summary(" \n<think>\nplan\n</think>\n\nok\n") == "<think> plan \u2026 </think> ok (7 lines)"
-    assert fold_summary("<think></think>ok") == "<think> \u2026 </think> ok (1 lines)"
+    assert fold_summary("<think></think>ok") == "<think> \u2026 </think> ok (1 line)"
     # two think blocks: the answer is after the last one
-    assert fold_summary("<think>a</think>mid<think>b</think>end") == "<think> a \u2026 </think> end (1 lines)"
+    assert fold_summary("<think>a</think>mid<think>b</think>end") == "<think> a \u2026 </think> end (1 line)"
     assert fold_summary("<think>\n</think>x\n<think>y</think>z") == "<think> \u2026 </think> z (3 lines)"
     assert fold_summary("<think>\nplan\n</think>\n\n") == "<think> \u23ce plan (5 lines)"  # no answer yet
     assert fold_summary("<think>\nplan\nno end") == "<think> \u23ce plan (3 lines)"
     assert fold_summary("text <think>\nx\n</think> y") == "text <think> \u23ce x (3 lines)"  # not an opening
     long = "<think>" + "y" * 10_000 + "</think>" + "z" * 300
-    assert fold_summary(long, 1) == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 lines)"
+    assert fold_summary(long, 1) == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 line, 10,315 characters)"
     assert fold_summary("a\nb", 99).endswith("(99 lines)")
+
+
+def test_a_long_text_of_few_lines_folds_too():
+    """A text past FOLD_CHARS folds whatever its lines (a degenerate generation, a blob on
+    one line), and its summary says its size; a long answer under it stays open."""
+    from reportgen.views.cards import _plain_text
+    from reportgen.views.text import FOLD_CHARS, fold_count
+
+    blob = "the " * 50_000
+    assert fold_count(blob) == 1
+    assert fold_count("a\n" * 3 + "x" * FOLD_CHARS) == 4
+    assert fold_count("x" * FOLD_CHARS) == 0 and fold_count("para " * 1000) == 0  # 5,000 characters
+    assert fold_count("l\n" * 30) == 31  # lines fold as before
+    out: list[str] = []
+    _plain_text(out.append, blob)
+    page = BeautifulSoup("".join(out), "html.parser")
+    fold = page.select_one("details")
+    assert fold is not None and fold.select_one("pre").get_text() == blob  # in the page, folded
+    assert fold.select_one("summary").get_text(" ", strip=True).endswith("(1 line, 200,000 characters)")
 
 
 def test_paginate_gives_a_large_group_pages_of_its_own():

@@ -729,3 +729,24 @@ def test_the_older_writers_feed_manifest_counts_dropped_batches(tmp_path):
         manifest.write_text(text)
         build(str(src), tmp_path / "site2")
         assert "were dropped" not in soup(tmp_path / "site2" / "index.html").get_text(" ")
+
+
+def test_step_rewards_without_a_message_say_their_kind(tmp_path):
+    """Spec §5.1: "step rewards without a message: step i (kind) r"; the chips placed on a
+    message keep their kind in the title only (the message says where they are)."""
+    from .obs import one_conversation
+
+    messages = [{"role": "assistant", "content": "done"}]
+    steps = [
+        {"step_index": 7, "kind": "context", "reward": 0.05, "message_indices": []},
+        {"step_index": 1, "kind": "tool_result", "reward": -0.25, "message_indices": [0]},
+    ]
+    one_conversation(messages, step_rewards=steps).write(tmp_path / "src")
+    build(str(tmp_path / "src"), tmp_path / "site")
+    page = soup(next((tmp_path / "site").glob("train_iteration_*1.html")))
+    line = page.select_one(".member p.unattributed")
+    assert line is not None
+    assert line.get_text(" ", strip=True) == "step rewards without a message: step 7 (context) +0.050"
+    placed = page.select_one('.member .msg[data-index="0"] .chip.sr')
+    assert placed.get_text(strip=True) == "step 1 -0.250"
+    assert placed["title"] == "tool_result reward of step 1"

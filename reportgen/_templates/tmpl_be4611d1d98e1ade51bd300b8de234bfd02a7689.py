@@ -167,6 +167,7 @@ def block_main(context, missing=missing):
     l_0_tool_names = resolve('tool_names')
     l_0_badge_names = resolve('badge_names')
     l_0_has_conversations = resolve('has_conversations')
+    l_0_tool_errors_known = resolve('tool_errors_known')
     l_0_markdown = resolve('markdown')
     l_0_groups_html = resolve('groups_html')
     try:
@@ -381,7 +382,7 @@ def block_main(context, missing=missing):
             pass
             yield '<label class="chk"><input type="checkbox" id="f-trained"> trained only</label>'
         yield '\n    <label class="chk"><input type="checkbox" id="f-flag"> truncated or skipped</label>\n    '
-        if (undefined(name='has_conversations') if l_0_has_conversations is missing else l_0_has_conversations):
+        if ((undefined(name='has_conversations') if l_0_has_conversations is missing else l_0_has_conversations) and (undefined(name='tool_errors_known') if l_0_tool_errors_known is missing else l_0_tool_errors_known)):
             pass
             yield '<label class="chk"><input type="checkbox" id="f-errors"> tool errors</label>'
         yield '\n    <label class="chk"><input type="checkbox" id="f-dup"> duplicates</label>\n    <button type="button" id="b-clear" disabled title="clear the filters">clear</button>\n    <span class="bar-sep" aria-hidden="true"></span>\n    <label class="chk"><input type="checkbox" id="f-compact"> compact</label>\n    '
@@ -433,4 +434,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=192&23=216&25=218&26=224&27=228&28=234&29=248&30=256&32=258&34=261&37=273&38=281&41=289&43=292&44=294&45=312&47=318&51=321&54=327&56=331&63=335&70=338&71=352&72=366&76=380&78=384&83=388&94=393&96=395&99=402&105=404&106=406&109=408&99=411&125=420'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=193&23=217&25=219&26=225&27=229&28=235&29=249&30=257&32=259&34=262&37=274&38=282&41=290&43=293&44=295&45=313&47=319&51=322&54=328&56=332&63=336&70=339&71=353&72=367&76=381&78=385&83=389&94=394&96=396&99=403&105=405&106=407&109=409&99=412&125=421'

@@ -87,17 +87,20 @@ def _textview(w: Callable[[str], Any], tv: TextView, cls: str = "text") -> None:
         w(f'<p class="cutnote">cut by the exporter: {esc(tv.cut)} more characters not exported</p>')
 
 
-def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
+def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]], kind: bool = False) -> None:
+    """Step-reward chips; with ``kind``, each says its kind too (no message to place it by:
+    "step 3 (context) +0.050", as the trainer's viewer writes them)."""
     for c in chips:
         r = c["reward"]
         cls = "pos" if r and r > 0 else ("neg" if r and r < 0 else "zero")
         # step rewards repeat across the members of a run: each chip is rendered once
-        key = (cls, c["kind"], c["step"], c["text"])
+        key = (cls, c["kind"], c["step"], c["text"], kind)
         html = _CHIPS.get(key)
         if html is None:
+            shown = f" ({esc(c['kind'])})" if kind and c["kind"] else ""
             html = (
                 f'<span class="chip sr {cls}" title="{esc(c["kind"])} reward of step {esc(c["step"])}">'
-                f"step {esc(c['step'])} {esc(c['text'])}</span>"
+                f"step {esc(c['step'])}{shown} {esc(c['text'])}</span>"
             )
             if len(_CHIPS) >= 1024:  # kinds come from the input: keep the cache bounded
                 _CHIPS.clear()
@@ -106,7 +109,7 @@ def _chips(w: Callable[[str], Any], chips: list[dict[str, Any]]) -> None:
         w(html)
 
 
-_CHIPS: dict[tuple[str, Any, Any, str], str] = {}
+_CHIPS: dict[tuple[str, Any, Any, str, bool], str] = {}
 _ROLES: dict[str, tuple[str, str]] = {}  # role -> (escaped CSS class suffix, escaped role)
 
 
@@ -900,7 +903,7 @@ def _member(
         w('<p class="missing">This member\'s content was not exported.</p>\n')
     if unattributed:
         w('<p class="unattributed">step rewards without a message: ')
-        _chips(w, unattributed)
+        _chips(w, unattributed, kind=True)
         w("</p>\n")
     if m.terminal_reward_raw is not None:
         w(f'<p class="terminal">terminal reward {fmt(m.terminal_reward_raw)}</p>\n')

@@ -188,12 +188,22 @@ def _x_enc(domain: list[float], field_name: str = "x") -> dict[str, Any]:
     }
 
 
+# the y axis has 52 px for its labels (charts.js, AXIS_Y): "~r" writes every digit, so a
+# value under 1e-3 gets an exponent ("4e-5", "8.15e-4") and one of 1e8 or more an SI prefix
+# ("1.234G"); ticks are round numbers, so the others fit ("0.00815", "-0.001", "12345678")
+_Y_LABELS = (
+    "abs(datum.value) >= 1e8 ? format(datum.value, '.4~s')"
+    " : abs(datum.value) < 1e-3 && datum.value != 0 ? format(datum.value, '.3~e')"
+    " : format(datum.value, '~r')"
+)
+
+
 def _y_enc(field_name: str = "y") -> dict[str, Any]:
     return {
         "field": field_name,
         "type": "quantitative",
         "scale": {"zero": False, "nice": True},
-        "axis": {"title": None, "tickCount": 4, "labelOverlap": True, "format": "~r"},
+        "axis": {"title": None, "tickCount": 4, "labelOverlap": True, "format": "~r", "labelExpr": _Y_LABELS},
     }
 
 

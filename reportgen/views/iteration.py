@@ -722,6 +722,9 @@ def iteration_context(
         "training_known": observe,
         "page_key": key,
         "has_conversations": facts.has_conversations,
+        # tinker's messages never say that a tool failed (no is_error): no filter that
+        # could only hide every member (its parse errors are badges, in the badge filter)
+        "tool_errors_known": observe,
         "logtree_html": logtree_html,
         # prompts.js adds the later updates to a group's "same prompt in" links: a page of
         # PPO members (no group prompt) does not load it (a megabyte on a PPO run)

@@ -12,6 +12,10 @@ import orjson
 CUT_RE = re.compile(r"…\[\+(\d+) chars\]$")
 CUT_TAILS = (" chars]", " chars]\n")  # how a cut text ends ($ also matches before a final newline)
 FOLD_LINES = 20
+# a text of fewer lines folds too past this many characters: a degenerate generation (one
+# word repeated to the token limit), a blob of JSON or base64 on one line, drawn whole, made
+# a page tens of thousands of pixels tall; a long answer in a few paragraphs stays open
+FOLD_CHARS = 8000
 
 
 def cut_chars(text: str | None) -> int | None:
@@ -54,7 +58,8 @@ _PREFIX = 2000  # characters counted before a long text is searched for its newl
 
 
 def fold_count(text: str, lines: int = FOLD_LINES) -> int:
-    """``line_count(text)`` when it is over ``lines`` (the text folds), else 0.
+    """``line_count(text)`` when it is over ``lines`` or the text is over FOLD_CHARS
+    characters (the text folds), else 0.
 
     A folded text's summary gives its line count, so a text that folds is counted once,
     here, and not again for the test and for the summary (a reasoning trace of 4 KiB was
@@ -62,13 +67,16 @@ def fold_count(text: str, lines: int = FOLD_LINES) -> int:
     character (about 0.75 ns each on the benchmark machine) where find() is a memchr scan
     but costs a call per newline: a long text whose first 2,000 characters hold too few
     newlines (long lines, one line of JSON) is searched for the missing ones, so a long
-    text that does not fold is not walked to its end.
+    text that does not fold is not walked to its end (one past FOLD_CHARS folds whatever
+    its lines: it is counted).
     """
     if not text:
         return 0
     if len(text) <= _PREFIX:
         c = text.count("\n")
         return c + 1 if c >= lines else 0
+    if len(text) > FOLD_CHARS:
+        return text.count("\n") + 1
     c = text.count("\n", 0, _PREFIX)
     if c < lines:
         i = _PREFIX - 1
@@ -133,6 +141,10 @@ def fold_summary(text: str, lines: int = 0) -> str:
     traces can be read without opening them (its first line alone was ``<think>`` for all).
     """
     n = lines or line_count(text)
+    # folded for its length alone (FOLD_CHARS), a text of a few lines says its size too
+    size = f"{n} line{'' if n == 1 else 's'}"
+    if n <= FOLD_LINES and len(text) > FOLD_CHARS:
+        size += f", {len(text):,} characters"
     if text[:64].lstrip().startswith("<think>"):
         end = text.rfind("</think>")  # near the end: a reverse search is short
         if end >= 0:
@@ -142,8 +154,8 @@ def fold_summary(text: str, lines: int = 0) -> str:
                 # walk the whole trace): a line holding one is cut there
                 thought = _first_lines(text, 1, text.index("<think>") + 7, end)
                 first = cut_clusters(thought[0].split("</think>", 1)[0].rstrip(), 60) if thought else ""
-                return f"<think> {first + ' ' if first else ''}… </think> {_clip(answer[0], 100)} ({n} lines)"
-    return f"{_clip(' ⏎ '.join(_first_lines(text, 2)), 160)} ({n} lines)"
+                return f"<think> {first + ' ' if first else ''}… </think> {_clip(answer[0], 100)} ({size})"
+    return f"{_clip(' ⏎ '.join(_first_lines(text, 2)), 160)} ({size})"
 
 
 def fmt(value: float | int | None, digits: int = 3) -> str:

@@ -29,10 +29,7 @@ def sites(tmp_path_factory) -> dict[str, Path]:
         out[name] = root / name
         build(str(src), out[name])
     for run in ("arith_sync", "calc_agent_multiturn", "flat_arith_sync"):
-        try:
-            build(str(FIXTURES / "tinker" / run), root / run)
-        except Exception:  # the tinker reader is developed in parallel: its pages are checked when it builds
-            continue
+        build(str(FIXTURES / "tinker" / run), root / run)
         out[run] = root / run
     return out
 
@@ -1030,10 +1027,7 @@ def test_dark_theme_contrast(sites, browser):
 
 def test_tinker_page_filters_and_compare(tmp_path, watched):
     out = tmp_path / "tinker"
-    try:
-        build(str(FIXTURES / "tinker" / "calc_agent_multiturn"), out)
-    except Exception as e:  # the tinker reader is developed in parallel
-        pytest.skip(f"tinker fixture does not build: {e}")
+    build(str(FIXTURES / "tinker" / "calc_agent_multiturn"), out)
     open_page(watched, out, "train_iteration_000000.html")
     total = len(shown(watched))
     correct = watched.page.eval_on_selector_all(
