@@ -692,7 +692,10 @@ def test_fold_summary_of_reasoning_traces_and_blank_lines():
     assert fold_summary("<think>\nplan\nno end") == "<think> \u23ce plan (3 lines)"
     assert fold_summary("text <think>\nx\n</think> y") == "text <think> \u23ce x (3 lines)"  # not an opening
     long = "<think>" + "y" * 10_000 + "</think>" + "z" * 300
-    assert fold_summary(long, 1) == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 line, 10,315 characters)"
+    assert (
+        fold_summary(long, 1)
+        == "<think> " + "y" * 60 + " \u2026 </think> " + "z" * 100 + "\u2026 (1 line, 10,315 characters)"
+    )
     assert fold_summary("a\nb", 99).endswith("(99 lines)")
 
 
