@@ -378,6 +378,18 @@
       tip.style.top = Math.max(4, y) + "px";
     }
     function hideTip() { if (tip) tip.hidden = true; }
+    // what the keyboard moves to is read out by a screen reader: the tooltip is only drawn
+    var live = null;
+    function announce(h) {
+      if (!live) {
+        live = el("div", "rg-live");
+        live.setAttribute("role", "status");
+        live.setAttribute("aria-live", "polite");
+        document.body.appendChild(live);
+      }
+      var head = [h.head, h.sub].filter(Boolean).join(", ").replace(/\n/g, ", ");
+      live.textContent = head + (h.rows.length ? ": " + h.rows.map(function (r) { return r.label + " " + r.value; }).join(", ") : "");
+    }
 
     function hideMsg() { if (msg) msg.hidden = true; }
     function link(page, text) { var a = el("a", null, text); a.href = page; return a; }
@@ -598,6 +610,7 @@
         var pos = { clientX: px, clientY: off.pt + off.top + view.height() / 3 };
         shown = { x: -1e9, h: h };
         showTip(pos, h.head, h.sub, h.rows, h.foot);
+        announce(h);
         plot.setAttribute("data-hover", String(h.key));
       });
       plot.addEventListener("blur", function () { clear(); kbd = -1; });

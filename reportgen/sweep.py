@@ -44,6 +44,7 @@ from .model import Run, page_name
 from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
 from .sources import Progress
 from .storage import Storage, is_url, shown_text
+from .views.charts import eval_prefixes
 from .views.index import model_file_name
 from .views.text import FOLDER_NAME_BYTES, cut_utf8, folder_name, script_json
 
@@ -146,10 +147,7 @@ def _pick_metric(run: Run, names: Iterable[str]) -> str | None:
 def _eval_choice(run: Run) -> list[dict[str, Any]]:
     """Per evaluator: the metric scoring it and its last finite value."""
     out = []
-    for label in sorted(run.evals):
-        prefix = run.eval_metric_prefix.get(label)
-        if prefix is None:
-            continue
+    for label, prefix in sorted(eval_prefixes(run)):  # with pages or only in the metrics
         metric = _pick_metric(run, (f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct"))
         if metric is None:
             continue

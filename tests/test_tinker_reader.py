@@ -1294,3 +1294,39 @@ def test_a_linked_evaluator_folder_is_not_followed(tmp_path):
     (src / "eval_real" / "inner").symlink_to(src)
     _, run = scan(src)
     assert not any("loop" in label or "out" in label or "secret" in label or "inner" in label for label in run.evals)
+
+
+def test_evaluators_known_only_from_the_metrics_are_listed_with_every_step(tmp_path):
+    """An evaluator's results are merged into the training rows at eval steps, and the final
+    evaluation has a row of its own (spec §3): the index lists every step that has one of its
+    values, with a page or "metrics only", also for an evaluator that wrote no file at all
+    (arith_resumed), and the run's summary (run.json) has its last result."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import build
+
+    fixtures = Path(__file__).parent / "fixtures" / "tinker"
+    site = tmp_path / "s"
+    build(str(fixtures / "arith_sync"), site)
+    soup = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+    rows = {
+        sec["id"]: [[td.get_text(strip=True) for td in tr.select("td")] for tr in sec.select("tbody tr")]
+        for sec in soup.select("section.evals")
+    }
+    hard = rows["evaluator-arith-hard_v2_x"]
+    assert [r[0] for r in hard] == ["0", "2", "4", "5"]  # pages only for step 0
+    assert hard[0][-1] == "eval_arith-hard_v2_x_iteration_000000.html" and hard[2][-1] == "metrics only"
+    assert [r[0] for r in rows["evaluator-test"]] == ["0", "2", "4", "5"]
+    assert rows["evaluator-test"][2][1:] == ["1", "1", "1", "metrics only"]
+
+    resumed = tmp_path / "r"
+    build(str(fixtures / "arith_resumed"), resumed)
+    soup = BeautifulSoup((resumed / "index.html").read_text(), "html.parser")
+    header = {d.dt.get_text(strip=True): d.dd.get_text(strip=True) for d in soup.select("dl > div") if d.dt}
+    assert header["evaluators"] == "arith-hard v2/x, test"
+    ids = [sec["id"] for sec in soup.select("section.evals")]
+    assert ids == ["evaluator-arith-hard_v2/x", "evaluator-test"]  # no blank in an id
+    assert all(len(sec.select("tbody tr")) == 4 for sec in soup.select("section.evals"))
+    summary = json.loads((resumed / "run.json").read_text())
+    assert [e["label"] for e in summary["evals"]] == ["arith-hard v2/x", "test"]
+    assert summary["evals"][1]["step"] == 5

@@ -337,7 +337,7 @@ def block_main(context, missing=missing):
         _loop_vars = {}
         pass
         yield '\n<section class="evals" id="evaluator-'
-        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield escape(environment.getattr(l_1_ev, 'anchor'))
         yield '">\n  <h2>Evaluator <code>'
         yield escape(environment.getattr(l_1_ev, 'label'))
         yield '</code>'
@@ -355,15 +355,15 @@ def block_main(context, missing=missing):
             yield '</th>'
         l_2_c = missing
         yield '<th>page</th></tr></thead>\n    <tbody>\n    '
-        for (l_2_r, l_2_vals) in environment.getattr(l_1_ev, 'rows'):
+        for (l_2_n, l_2_page, l_2_vals) in environment.getattr(l_1_ev, 'rows'):
             _loop_vars = {}
             pass
             yield '\n    <tr id="ev-'
-            yield escape(environment.getattr(l_1_ev, 'label'))
+            yield escape(environment.getattr(l_1_ev, 'anchor'))
             yield '-'
-            yield escape(environment.getattr(l_2_r, 'number'))
+            yield escape(l_2_n)
             yield '"><td>'
-            yield escape(environment.getattr(l_2_r, 'number'))
+            yield escape(l_2_n)
             yield '</td>'
             for l_3_v in l_2_vals:
                 l_3_fmt = resolve('fmt')
@@ -374,15 +374,18 @@ def block_main(context, missing=missing):
                 yield '</td>'
             l_3_v = l_3_fmt = missing
             yield '<td>'
-            if environment.getattr(l_2_r, 'has_texts'):
+            if l_2_page:
                 pass
                 yield '<a href="'
-                yield escape(environment.getattr(l_2_r, 'page'))
+                yield escape(l_2_page)
                 yield '">'
-                yield escape(environment.getattr(l_2_r, 'page'))
+                yield escape(l_2_page)
                 yield '</a>'
+            else:
+                pass
+                yield '<span class="subtle">metrics only</span>'
             yield '</td></tr>\n    '
-        l_2_r = l_2_vals = missing
+        l_2_n = l_2_page = l_2_vals = missing
         yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
     l_1_ev = missing
     yield '\n\n'
@@ -501,4 +504,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&26=194&27=214&29=217&31=224&34=235&37=238&42=247&43=249&47=252&48=254&49=256&50=258&51=261&54=264&61=267&62=271&63=279&64=287&65=300&73=314&74=318&77=320&78=326&80=334&86=336&87=340&88=342&91=350&93=358&94=362&102=389&109=392&110=396&111=402&112=406&120=419&128=422&129=426&137=441&139=444&142=447&42=454&144=478&146=496'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&26=194&27=214&29=217&31=224&34=235&37=238&42=247&43=249&47=252&48=254&49=256&50=258&51=261&54=264&61=267&62=271&63=279&64=287&65=300&73=314&74=318&77=320&78=326&80=334&86=336&87=340&88=342&91=350&93=358&94=362&102=392&109=395&110=399&111=405&112=409&120=422&128=425&129=429&137=444&139=447&142=450&42=457&144=481&146=499'

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..model import DUE_NOTE, Run
+from .charts import eval_prefixes
 from .html import esc
 from .text import fmt, pretty_json
 
@@ -45,19 +46,31 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
     texts = sum(1 for r in run.iterations if r.has_texts)
     rollouts = sum(r.rollouts for r in run.iterations)
     evals = []
-    for label, refs in sorted(run.evals.items()):
-        prefix = run.eval_metric_prefix.get(label)
+    # every evaluator, with pages or only in the metrics (its results are merged into the
+    # training rows at eval steps, and the final evaluation has a row of its own): a step is
+    # a row when it has a page or one of the evaluator's values
+    prefixes = dict(eval_prefixes(run))
+    for label in sorted(set(run.evals) | set(prefixes)):
+        refs = run.evals.get(label, [])
+        prefix = run.eval_metric_prefix.get(label, prefixes.get(label))
         cols = []
         if prefix is not None:
             names = [f"{prefix}/env/all/reward/total", f"{prefix}/env/all/correct", f"{prefix}/env/all/format"]
             cols = [c for c in names if run.metrics.has_finite(c)]
+        pages = {r.number: r.page for r in refs if r.has_texts}
+        steps = {r.number for r in refs}
+        for c in cols:
+            col = run.metrics.columns[c]
+            steps.update(step for step, v in zip(run.metrics.steps, col) if math.isfinite(v))
         evals.append(
             {
                 "label": label,
+                # an id holds no blank (a metric-only evaluator is named by its raw prefix)
+                "anchor": "_".join(label.split()) or "_",
                 "prefix": prefix,
                 "refs": refs,
                 "columns": cols,
-                "rows": [(r, [run.metrics.get(r.number, c) for c in cols]) for r in refs],
+                "rows": [(n, pages.get(n), [run.metrics.get(n, c) for c in cols]) for n in sorted(steps)],
             }
         )
     header: dict[str, Any] = {}
@@ -75,7 +88,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         ):
             if info.get(key) is not None:
                 header[label] = info[key]
-        header["evaluators"] = ", ".join(sorted(run.evals)) or "none"
+        header["evaluators"] = ", ".join(e["label"] for e in evals) or "none"
         state = []
         if info.get("resumed"):
             state.append("resumed at step " + ", ".join(str(x) for x in info.get("resumed_at", [])))

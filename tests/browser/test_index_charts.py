@@ -223,6 +223,10 @@ def test_keyboard_moves_between_points_and_opens_one(sites, watched):
     page.keyboard.press("ArrowLeft")
     assert plot.get_attribute("data-hover") == "29"
     assert page.locator("#rg-tip").inner_text().startswith("update 29")
+    # the tooltip is only drawn: a live region reads the position out to a screen reader
+    live = page.locator('[role="status"][aria-live="polite"]')
+    assert live.count() == 1 and live.inner_text().startswith("update 29")
+    assert live.evaluate("e => e.getBoundingClientRect().width") <= 1  # not seen
     page.keyboard.press("Enter")  # 29 has no texts: the message, with the neighbours
     page.locator("#rg-msg").wait_for(state="visible")
     assert "nearest with texts: 28 / 30" in page.locator("#rg-msg").inner_text()
