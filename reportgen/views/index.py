@@ -45,7 +45,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
     columns = tuple(c for c in wanted if run.metrics.has_finite(c)) or wanted[:1]
     texts = sum(1 for r in run.iterations if r.has_texts)
     rollouts = sum(r.rollouts for r in run.iterations)
-    evals = []
+    evals: list[dict[str, Any]] = []
     # every evaluator, with pages or only in the metrics (its results are merged into the
     # training rows at eval steps, and the final evaluation has a row of its own): a step is
     # a row when it has a page or one of the evaluator's values
@@ -88,7 +88,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         ):
             if info.get(key) is not None:
                 header[label] = info[key]
-        header["evaluators"] = ", ".join(e["label"] for e in evals) or "none"
+        header["evaluators"] = ", ".join(str(e["label"]) for e in evals) or "none"
         state = []
         if info.get("resumed"):
             state.append("resumed at step " + ", ".join(str(x) for x in info.get("resumed_at", [])))
