@@ -879,8 +879,22 @@
   function loadPicks() {
     try {
       var v = JSON.parse(store.get(PICKS_KEY) || "[]");
-      return Array.isArray(v) ? v.filter(function (p) { return p && p.cid; }).slice(-2) : [];
+      return Array.isArray(v) ? v.map(storedPick).filter(Boolean).slice(-2) : [];
     } catch (e) { return []; }
+  }
+  // a pick as stored: any page of this browser may have written the storage (every file://
+  // page shares it), so it is taken as cleanPick takes a frame's answer, its own folder kept
+  // (picks of other runs' sites compare too) and its link only to a page of that folder
+  function storedPick(p) {
+    if (!p || typeof p !== "object" || typeof p.cid !== "string" || !CID_RE.test(p.cid)) return null;
+    var dir = asText(p.dir), href = "";
+    try { href = new URL(asText(p.href), window.location.href).href; } catch (e) { href = ""; }
+    var c = cleanPick(p, p.cid);
+    if (!c) return null;
+    var folder = /^(file|https?):/.test(dir) && /\/$/.test(dir);
+    c.dir = folder ? dir : SITE_DIR;
+    c.href = folder && href.indexOf(c.dir) === 0 && PAGE_LINK_RE.test(href.slice(c.dir.length)) ? href : c.dir + pageFor(p.cid);
+    return c;
   }
   function savePicks(picks) {
     if (!store.set(PICKS_KEY, JSON.stringify(picks.slice(-2)))) {

@@ -226,6 +226,7 @@ def _check_observe(reader: Any, report: CheckReport, progress: Progress | None) 
     path = reader.path
     try:
         run = reader.scan(progress=progress)
+        run.warnings.extend(reader.storage.refused_warnings())
     except InputError as exc:
         for line, kind, message in reader.notes:
             report.add(path, line, kind, message)
@@ -330,6 +331,7 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
     st = reader.storage
     try:
         run = reader.scan()
+        run.warnings.extend(reader.storage.refused_warnings())
     except InputError as exc:
         report.fatal = True
         report.add(exc.path or st.display(), exc.line, "unreadable file", exc.detail)

@@ -200,9 +200,17 @@ class _ReadOnlyHandler(http.server.SimpleHTTPRequestHandler):
         # http.server keeps a request inside the folder by its path's parts, but follows a
         # symbolic link placed in the site (to /etc, to ..): the file it names must be in
         # the site too. A path out of it is answered as missing.
-        real = os.path.realpath(self.translate_path(self.path))
+        try:
+            real = os.path.realpath(self.translate_path(self.path))
+        except ValueError:  # "%00" in the path: a NUL byte no file name holds
+            self.send_error(404, "File not found")
+            return None
         root = os.path.realpath(self.directory)
         if real != root and not real.startswith(root + os.sep):
+            self.send_error(404, "File not found")
+            return None
+        # the build's own files (state, metric rows, marker) are no part of the site
+        if os.path.basename(real).startswith(".reportgen-"):
             self.send_error(404, "File not found")
             return None
         return super().send_head()

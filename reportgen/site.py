@@ -1943,6 +1943,7 @@ def _build(
             old.pop("reader", None)  # taken up
             old.pop("rows", None)  # as large as the metric table
         run = reader.scan(jobs=options.jobs, progress=progress)
+        run.warnings.extend(reader.storage.refused_warnings())
         # the index and the reader's spans live for the whole build: kept from the collector
         # before its usual thresholds come back (the full collection they started then, of
         # a restored state's objects, took 11 ms of a rebuild of 19,370 updates)

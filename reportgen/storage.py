@@ -61,6 +61,34 @@ class Storage:
             self.root = os.path.abspath(root)
             self.protocol = "file"
         self.display_root = shown_text(root)
+        # a link below the root that leads out of it is not followed: a site is published,
+        # and a logs.log linked to a file of secrets, or an iteration folder linked to another
+        # run, would be in it. ``named``: paths the user gave on the command line themselves
+        # (an observe.jsonl named directly may be a link to anywhere). ``refused``: the links
+        # met, for the warnings (storage.refused_warnings)
+        self.named: set[str] = set()
+        self.refused: set[str] = set()
+        self._real_root: str | None = None
+
+    def _leaves(self, rel: str) -> bool:
+        """Whether ``rel`` is (or goes through) a link that leads out of the root."""
+        if self.remote or not rel or rel in self.named:
+            return False
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        real = os.path.realpath(self._full(rel))
+        root = self._real_root
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return False
+        self.refused.add(rel)
+        return True
+
+    def _inside(self, rel: str) -> None:
+        if self._leaves(rel):
+            raise InputError(
+                "not read: a link that leads out of the source folder (the site would carry the file it points to)",
+                self.display(rel),
+            )
 
     # paths are always relative, '/'-separated, below the root
     def _full(self, rel: str) -> str:
@@ -81,7 +109,7 @@ class Storage:
         try:
             if self.remote:
                 return bool(self.fs.isfile(self._full(rel)))
-            return os.path.isfile(self._full(rel))
+            return os.path.isfile(self._full(rel)) and not self._leaves(rel)
         except OSError:
             return False
 
@@ -91,22 +119,37 @@ class Storage:
             return False
         return os.path.islink(self._full(rel))
 
-    def is_dir(self, rel: str = "") -> bool:
-        """Whether ``rel`` is a directory."""
+    def is_dir(self, rel: str = "", follow: bool = False) -> bool:
+        """Whether ``rel`` is a directory (``follow``: also one linked from out of the root)."""
         try:
             if self.remote:
                 return bool(self.fs.isdir(self._full(rel)))
-            return os.path.isdir(self._full(rel))
+            return os.path.isdir(self._full(rel)) and (follow or not self._leaves(rel))
         except OSError:
             return False
 
-    def listdir(self, rel: str = "") -> list[str]:
-        """Names in a directory (not paths), sorted; [] if it does not exist."""
+    def listdir(self, rel: str = "", follow: bool = False) -> list[str]:
+        """Names in a directory (not paths), sorted; [] if it does not exist. Without
+        ``follow``, a link that leads out of the root is left out (and noted in ``refused``);
+        a sweep lists its runs with it: a run folder linked from elsewhere is a run of its own,
+        read from where it is."""
         try:
             if self.remote:
                 entries = self.fs.ls(self._full(rel), detail=False)
                 return sorted(posixpath.basename(e.rstrip("/")) for e in entries)
-            return sorted(os.listdir(self._full(rel)))
+            if follow:
+                return sorted(os.listdir(self._full(rel)))
+            if self._leaves(rel):
+                return []
+            # a link that leads out is left out of the listing, so no reader finds it (only
+            # links are resolved: a folder of thousands of files costs no realpath each)
+            names = []
+            with os.scandir(self._full(rel)) as entries:
+                for e in entries:
+                    if e.is_symlink() and self._leaves(posixpath.join(rel, e.name) if rel else e.name):
+                        continue
+                    names.append(e.name)
+            return sorted(names)
         except (OSError, ValueError):
             return []
 
@@ -114,6 +157,7 @@ class Storage:
         """Size of a file in bytes."""
         if self.remote:
             return int(self.fs.size(self._full(rel)))
+        self._inside(rel)
         return os.path.getsize(self._full(rel))
 
     def open(self, rel: str) -> IO[bytes]:
@@ -121,6 +165,7 @@ class Storage:
         try:
             if self.remote:
                 return self.fs.open(self._full(rel), "rb")  # type: ignore[no-any-return]
+            self._inside(rel)
             return _open_regular(self._full(rel))
         except FileNotFoundError as exc:
             raise InputError("file not found", self.display(rel)) from exc
@@ -141,8 +186,20 @@ class Storage:
             return raw.decode("utf-8", errors="replace"), True
 
     def local_path(self, rel: str) -> str | None:
-        """The local file system path, or None for a remote source."""
-        return None if self.remote else self._full(rel)
+        """The local file system path, or None for a remote source (InputError for a link
+        that leads out of the root)."""
+        if self.remote:
+            return None
+        self._inside(rel)
+        return self._full(rel)
+
+    def refused_warnings(self) -> list[str]:
+        """A warning for each link met that leads out of the root, which was not read."""
+        return [
+            f"{self.display(rel)}: not read, a link that leads out of {self.display_root} "
+            "(a published site would carry the file it points to)"
+            for rel in sorted(self.refused)
+        ]
 
 
 def _open_regular(path: str) -> IO[bytes]:

@@ -358,8 +358,8 @@ def plan_sweep(sources: list[str], out: Path | None = None) -> SweepPlan | None:
         out_real = os.path.realpath(out) if out is not None else None
         found: list[str] = []
         skipped: list[str] = []
-        for name in storage.listdir():
-            if name.startswith(".") or name.startswith("_") or not storage.is_dir(name):
+        for name in storage.listdir(follow=True):
+            if name.startswith(".") or name.startswith("_") or not storage.is_dir(name, follow=True):
                 continue
             sub = _join(src, name)
             if out_real is not None and not is_url(sub) and os.path.realpath(sub) == out_real:
@@ -602,8 +602,71 @@ def load_summaries(site: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[s
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             warnings.append(f"{f}: not a {SCHEMA} summary; left out")
             continue
+        problem = _summary_problem(data)
+        if problem is not None:
+            warnings.append(f"{f}: its {problem!r} field is not what reportgen writes there; left out")
+            continue
         found.append((d.name, data))
     return found, warnings
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _is_num(v: Any) -> bool:
+    return v is None or (isinstance(v, int | float) and not isinstance(v, bool))
+
+
+def _is_text(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+# the fields of run.json the index reads, with what run_summary writes in them: a summary
+# edited by hand (or by someone else) with another shape is left out with its field named,
+# where it raised AttributeError or a template's UndefinedError
+_SUMMARY_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "title": _is_text,
+    "format": _is_text,
+    "algorithm": _is_text,
+    "model": _is_text,
+    "status": _is_text,
+    "status_reason": _is_text,
+    "iterations": _is_int,
+    "last_step": lambda v: v is None or _is_int(v),
+    "config": lambda v: isinstance(v, dict),
+    "pages": lambda v: isinstance(v, dict),
+    "series": lambda v: isinstance(v, dict) and all(isinstance(x, dict) for x in v.values()),
+    "reward": lambda v: (
+        v is None
+        or (
+            isinstance(v, dict)
+            and isinstance(v.get("metric"), str)
+            and _is_num(v.get("final"))
+            and _is_num(v.get("best"))
+            and _is_int(v.get("final_step"))
+            and _is_int(v.get("best_step"))
+        )
+    ),
+    "eval": lambda v: (
+        v is None
+        or (
+            isinstance(v, dict)
+            and isinstance(v.get("label"), str)
+            and isinstance(v.get("metric"), str)
+            and _is_int(v.get("step"))
+            and _is_num(v.get("value"))
+        )
+    ),
+}
+
+
+def _summary_problem(data: dict[str, Any]) -> str | None:
+    """The first field of a run.json that the index could not read; None if none."""
+    for name, ok in _SUMMARY_FIELDS.items():
+        if name in data and not ok(data[name]):
+            return name
+    return None
 
 
 def _fmt_cell(v: Any) -> str:

@@ -384,7 +384,9 @@ def test_a_fifo_or_a_device_in_place_of_a_file_is_refused_at_once(tmp_path):
         (zero / "config.json").unlink()
         (zero / "config.json").symlink_to("/dev/zero")
         r = CliRunner().invoke(main, ["build", str(zero), "-o", str(tmp_path / "o2")])
-        assert r.exit_code == 1 and "config.json" in r.output and "not a regular file" in r.output
+        # a link out of the source: never opened, the run is read without it
+        # (test_links_out_of_the_source_are_not_followed)
+        assert r.exit_code == 0 and "config.json: not read, a link that leads out of" in r.output
 
 
 def test_odd_files_get_a_message_of_their_own(tmp_path, monkeypatch):
@@ -410,3 +412,88 @@ def test_odd_files_get_a_message_of_their_own(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["build", str(src.write(tmp_path / "o2")), "-o", str(tmp_path / "s3")])
     assert r.exit_code == 1 and r.output.strip().endswith("No space left on device"), r.output
     assert len(r.output) < 300 and not (tmp_path / "s3").exists()
+
+
+def test_links_out_of_the_source_are_not_followed(tmp_path):
+    """A site is published: a logs.log linked to a file of secrets, a code.diff linked to
+    /etc/passwd or an iteration folder linked to another run must not end up in it. Such
+    links are not read, and the build says so; a link that stays inside the source is
+    followed, and an observe.jsonl named on the command line may be a link to anywhere."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET=hunter2\n")
+    other = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "other")
+    run = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "tk")
+    (run / "logs.log").symlink_to(secret)
+    (run / "code.diff").unlink()
+    (run / "code.diff").symlink_to(secret)
+    (run / "iteration_000004").symlink_to(other / "iteration_000000")
+    (run / "inside").mkdir()
+    (run / "inside" / "checkpoints.jsonl").write_bytes((run / "checkpoints.jsonl").read_bytes())
+    (run / "checkpoints.jsonl").unlink()
+    (run / "checkpoints.jsonl").symlink_to(Path("inside") / "checkpoints.jsonl")  # stays inside
+    before = hash_tree(run)
+    r = CliRunner().invoke(main, ["build", str(run), "-o", str(tmp_path / "site")])
+    assert r.exit_code == 0, r.output
+    site = tmp_path / "site"
+    for f in site.rglob("*"):
+        if f.is_file():
+            assert b"hunter2" not in f.read_bytes(), f
+    assert not (site / "train_iteration_000004.html").exists()
+    for name in ("logs.log", "code.diff", "iteration_000004"):
+        assert f"{name}: not read, a link that leads out of" in r.output, name
+    assert "checkpoints.jsonl: not read" not in r.output
+    assert "Checkpoints" in (site / "index.html").read_text()  # the link inside was followed
+    assert hash_tree(run) == before
+    c = CliRunner().invoke(main, ["check", str(run)])
+    assert any("logs.log" in line and "not read, a link that leads out of" in line for line in c.output.splitlines())
+
+    # observe: the export linked from inside a folder is refused with a message naming it;
+    # named itself, it is read
+    real = tmp_path / "data" / "observe.jsonl"
+    real.parent.mkdir()
+    Obs().run().batch(Obs().prompt(), Obs.rollout(1, 0, 0, "hi")).write(real.parent)
+    folder = tmp_path / "obs"
+    folder.mkdir()
+    (folder / "observe.jsonl").symlink_to(real)
+    r = CliRunner().invoke(main, ["build", str(folder), "-o", str(tmp_path / "s2")])
+    assert r.exit_code == 1 and "observe.jsonl" in r.output and "leads out of" in r.output, r.output
+    r = CliRunner().invoke(main, ["build", str(folder / "observe.jsonl"), "-o", str(tmp_path / "s3")])
+    assert r.exit_code == 0, r.output
+
+
+def test_a_sweep_reads_run_folders_linked_from_elsewhere(tmp_path):
+    """In a folder of runs, a run linked from elsewhere is a run of its own (the root of
+    its own reads), not a link out of one run's source."""
+    elsewhere = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "store" / "arith")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _copy(FIXTURES / "tinker" / "arith_sync", runs / "a")
+    (runs / "b").symlink_to(elsewhere)
+    r = CliRunner().invoke(main, ["build", str(runs), "-o", str(tmp_path / "site")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "site" / "a" / "index.html").is_file()
+    assert (tmp_path / "site" / "b" / "index.html").is_file()
+    assert "leads out of" not in r.output
+
+
+def test_tinker_iteration_names_are_ascii_digits_below_2_53(tmp_path):
+    """tinker writes iteration_NNNNNN with ASCII digits: a folder of fullwidth or Arabic-Indic
+    digits ("iteration_００００００１", which Python's \\d matches) is no iteration, so it
+    cannot take a real one's place; a number of 2^53 or more is ignored with a warning, not
+    an internal error."""
+    run = _copy(FIXTURES / "tinker" / "arith_sync", tmp_path / "tk")
+    shutil.copytree(run / "iteration_000000", run / "iteration_\uff10\uff10\uff10\uff10\uff10\uff11")
+    shutil.copytree(run / "iteration_000000", run / "iteration_\u0660\u0660\u0660\u0660\u0660\u0662")
+    shutil.copytree(run / "iteration_000000", run / f"iteration_{2**64}")
+    (run / f"train_iteration_{2**70}.html").write_text("<html></html>")
+    r = CliRunner().invoke(main, ["build", str(run), "-o", str(tmp_path / "site")])
+    assert r.exit_code == 0, r.output
+    assert f"iteration number {2**64} is past 2^53; ignored" in r.output
+    assert f"iteration number {2**70} is past 2^53; ignored" in r.output
+    assert "holds the same file" not in r.output  # no lookalike replaced iteration 1 or 2
+    page = (tmp_path / "site" / "train_iteration_000001.html").read_text()
+    original = CliRunner().invoke(main, ["build", str(FIXTURES / "tinker" / "arith_sync"), "-o", str(tmp_path / "o")])
+    assert original.exit_code == 0
+    assert page.count('class="member"') == (tmp_path / "o" / "train_iteration_000001.html").read_text().count(
+        'class="member"'
+    )

@@ -385,6 +385,10 @@ def test_serve_keeps_to_the_site_and_lists_no_folder(tmp_path):
             assert status == 404 and b"not for the web" not in body, path
         assert _get(base + "/assets/reportgen.css")[0] == 200
         assert _get(base + "/")[0] == 200  # the folder's index.html, not a listing
+        # a NUL byte in the path (realpath raised ValueError: a traceback, no answer), and
+        # the build's own files, which are no part of the site
+        for path in ("/index.html%00.js", "/.reportgen-state", "/.reportgen-rows", "/.reportgen-site"):
+            assert _get(base + path)[0] == 404, path
 
 
 def test_a_build_that_changes_nothing_tells_open_pages_nothing(tmp_path):

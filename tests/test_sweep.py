@@ -685,3 +685,32 @@ def test_downsampling_keeps_each_buckets_first_lowest_and_highest_point():
         xs = list(range(n))
         limit = rnd.randrange(2, 60)
         assert downsample(xs, ys, limit) == by_key(xs, ys, limit)
+
+
+def test_index_leaves_out_a_run_json_of_another_shape_and_says_which_field(tmp_path):
+    """run.json is read back by ``reportgen index``: one edited by hand (or by someone else)
+    with a field of another shape is left out with a warning naming its file and field,
+    where it raised AttributeError or a template's UndefinedError."""
+    site = tmp_path / "site"
+    for name in ("arith_sync", "agent", "observe_examples"):
+        assert invoke("build", str(RUNS[name]), "-o", str(site / name), "-q").exit_code == 0
+    good = json.loads((site / "agent" / "run.json").read_text())
+    for field, value in (
+        ("series", "x"),
+        ("series", {"reward": [1, 2]}),
+        ("eval", {"metric": "x"}),
+        ("reward", {"final": "x"}),
+        ("reward", {**(good["reward"] or {}), "final_step": "7"}),
+        ("iterations", "many"),
+        ("pages", []),
+        ("title", ["t"]),
+    ):
+        (site / "agent" / "run.json").write_text(json.dumps({**good, field: value}))
+        r = invoke("index", str(site))
+        assert r.exit_code == 0, (field, value, r.output)
+        assert f"its '{field}' field is not what reportgen writes there; left out" in r.output, (field, r.output)
+        rows = soup(site / "index.html").select("#sw-table tbody tr")
+        assert [x["data-run"] for x in rows] == ["arith_sync", "observe_examples"]
+    (site / "agent" / "run.json").write_text(json.dumps(good))
+    assert invoke("index", str(site)).exit_code == 0
+    assert len(soup(site / "index.html").select("#sw-table tbody tr")) == 3

@@ -32,6 +32,7 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
             parent, name = os.path.split(storage.root)
             parent_storage = Storage(parent)
             parent_storage.display_root = shown_text(os.path.dirname(source) or ".")
+            parent_storage.named.add(name)  # named by the user: it may be a link to anywhere
         return ObserveReader(parent_storage, name)
     if not storage.is_dir():
         raise InputError("not a folder or a file that reportgen can read", source)

@@ -87,10 +87,10 @@ MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
 
 _SUFFIXES = {".html": "html", "_logtree.json": "logtree", "_rollout_summaries.jsonl": "summaries"}
 _SUFFIX_RE = r"(\.html|_logtree\.json|_rollout_summaries\.jsonl)"
-_ITER_DIR_RE = re.compile(r"^iteration_(\d{6,})$")
+_ITER_DIR_RE = re.compile(r"^iteration_([0-9]{6,})$")
 _DIR_FILE_RE = re.compile(r"^(?:(train)|eval_(.*?))" + _SUFFIX_RE + "$")
-_FLAT_FILE_RE = re.compile(r"^(?:(train)|eval_(.*))_iteration_(\d{6,})" + _SUFFIX_RE + "$")
-_FLAT_ANY_RE = re.compile(r"_iteration_\d{6,}")
+_FLAT_FILE_RE = re.compile(r"^(?:(train)|eval_(.*))_iteration_([0-9]{6,})" + _SUFFIX_RE + "$")
+_FLAT_ANY_RE = re.compile(r"_iteration_[0-9]{6,}")
 # rollout summaries (spec §6): the versions read, and the keys of schema 1
 SUMMARY_VERSIONS = (1,)
 SUMMARY_KEYS = frozenset(
@@ -110,10 +110,10 @@ SUMMARY_KEYS = frozenset(
     )
 )
 _UNSTEPPED_KEPT = 1000  # metrics rows without a step that the index lists (the first ones)
-_PRE_RESUME_RE = re.compile(r"^metrics\.jsonl\.pre_resume_(\d+)$")
+_PRE_RESUME_RE = re.compile(r"^metrics\.jsonl\.pre_resume_([0-9]+)$")
 _RAW_CHARS = re.compile(r"[<>\"']")
-_TRAJ_RE = re.compile(r"^Trajectory (\d+) Episode$")
-_TURN_RE = re.compile(r"^Turn (\d+)$")
+_TRAJ_RE = re.compile(r"^Trajectory ([0-9]+) Episode$")
+_TURN_RE = re.compile(r"^Turn ([0-9]+)$")
 
 HEADLINE = ("env/all/reward/total", "env/all/correct", "optim/kl_sample_train_v1", "optim/entropy")
 _INFO_KEYS = (
@@ -243,7 +243,7 @@ LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is
 # (a logger's name may hold colons, not blanks; a level is a name in capitals, as Python's
 # and addLevelName's by custom, or "Level 5", logging's name for a number it has no name
 # for: a traceback's "RuntimeError: bad dim:1 [expected 3]" continues its record)
-_LOG_HEAD = re.compile(r"([^\s\[\]]+):(\d+) \[([A-Z][A-Z0-9_]{0,39}|Level -?\d{1,9})\] ?(.*)\Z", re.S)
+_LOG_HEAD = re.compile(r"([^\s\[\]]+):([0-9]+) \[([A-Z][A-Z0-9_]{0,39}|Level -?[0-9]{1,9})\] ?(.*)\Z", re.S)
 
 
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
@@ -568,6 +568,9 @@ class TinkerReader:
         safe_labels: dict[str, str] = {}  # label in the file name -> label used in output file names
 
         def add(kind: str, label: str, n: int, suffix: str, rel: str, prefer: bool) -> None:
+            if n >= 2**53:  # as a metrics row's step: past it no number is exact (a page name, a chart's x)
+                run.warnings.append(f"{st.display(rel)}: iteration number {n} is past 2^53; ignored")
+                return
             if kind == "eval":
                 label = self._safe_label(label, safe_labels, run)
             slot = found.setdefault((kind, label, n), {})
@@ -1388,7 +1391,7 @@ def _member_key(m: Member) -> tuple[str, tuple[str, ...]] | None:
         return None
     calls: list[str] = []
     for s in m.steps:
-        keys = sorted((int(k[10:]), k) for k in s.logs if re.fullmatch(r"tool_call_\d+", k))
+        keys = sorted((int(k[10:]), k) for k in s.logs if re.fullmatch(r"tool_call_[0-9]+", k))
         calls.extend(str(s.logs[k]) for _, k in keys)
     return text_of(m.steps[-1].logs["assistant_content"]).strip(), tuple(calls)
 

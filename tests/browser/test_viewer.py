@@ -589,6 +589,29 @@ def test_compare_on_one_page_with_word_diff(sites, watched):
     clean(watched, site)
 
 
+def test_stored_picks_are_taken_as_a_frame_answer_is(sites, watched):
+    """Every file:// page of the browser shares the storage the picks are kept in: a pick
+    written by another page (a javascript: link, a link out of its folder, fields of other
+    types) is cleaned as cleanPick cleans a frame's answer before the tray shows it."""
+    site = sites["syn"]
+    open_page(watched, site, "train_iteration_000001.html")
+    folder = file_url(site) + "/"
+    bad = [
+        {"cid": "1:0:2", "dir": folder, "href": "javascript:alert(1)", "group": {"x": 1}, "member": "2",
+         "stats": [1, "ok"], "badges": "trained", "turns": [{"i": "0"}], "reward": "1"},
+        {"cid": "1:0:3", "dir": folder, "href": "file:///etc/passwd", "member": "3"},
+        {"cid": "<img>", "dir": folder, "href": folder + "train_iteration_000001.html#g0-m1"},
+    ]  # fmt: skip
+    watched.page.evaluate("p => localStorage.setItem('reportgen.compare.v1', JSON.stringify(p))", bad)
+    watched.page.reload()
+    wait_js(watched, "document.getElementById('rg-tray') && !document.getElementById('rg-tray').hidden")
+    hrefs = watched.page.eval_on_selector_all("#rg-tray a[href]", "e => e.map(a => a.href)")
+    assert hrefs == [folder + "train_iteration_000001.html"] * 2, hrefs  # the cid's page, in its folder
+    assert watched.page.inner_text("#b-compare") == "compare (2/2)"  # the bad cid is dropped
+    watched.page.evaluate("localStorage.removeItem('reportgen.compare.v1')")
+    assert not watched.dialogs and not watched.page_errors
+
+
 def test_compare_across_iterations_and_turn_table(sites, watched):
     site = sites["agent"]
     open_page(watched, site, "train_iteration_000003.html")
