@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import sys
@@ -27,8 +28,25 @@ if TYPE_CHECKING:
     from .sweep import SweepPlan
 
 
+# what a terminal would act on rather than show: C0 and C1 controls (an escape sequence can
+# set the window's title, move the cursor, or hide the lines before it) and the bidi controls
+# that turn a line around; messages quote file names, metric names and lines of the input
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _terminal_safe(text: str) -> str:
+    """``text`` with the controls a terminal would act on written as escapes (\\x1b, \\u202e)."""
+    return _TERMINAL_CONTROLS.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
+    )
+
+
+def _echo(message: str, err: bool = False) -> None:
+    click.echo(_terminal_safe(message), err=err)
+
+
 def _fail(message: str) -> None:
-    click.echo(f"reportgen: error: {message}", err=True)
+    _echo(f"reportgen: error: {message}", err=True)
     sys.exit(1)
 
 
@@ -113,9 +131,9 @@ def _live_report(bar: _Progress, quiet: bool) -> Callable[[str], None]:
     def report(message: str) -> None:
         bar.close()
         if message.startswith("reportgen:"):
-            click.echo(message, err=True)
+            _echo(message, err=True)
         elif not quiet or message.startswith("serving "):  # where to look, even when quiet
-            click.echo(message)
+            _echo(message)
 
     return report
 
@@ -216,9 +234,9 @@ def run_build(
     finally:
         progress.close()
     for w in result.warnings:
-        click.echo(f"reportgen: warning: {w}", err=True)
+        _echo(f"reportgen: warning: {w}", err=True)
     if not quiet:
-        click.echo(result.summary())
+        _echo(result.summary())
 
 
 class Terminated(KeyboardInterrupt):
@@ -309,7 +327,7 @@ def build(
         options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
-        click.echo(f"watching {sources[0]} (Ctrl-C stops)")
+        _echo(f"watching {sources[0]} (Ctrl-C stops)")
         bar = _Progress(not quiet)
         # OUT refused at the first build, or anything the watch cannot go on after: one message
         with _exit_codes(before=bar.close):
@@ -319,7 +337,7 @@ def build(
                 )
             except KeyboardInterrupt:
                 bar.close()
-                click.echo("stopped")
+                _echo("stopped")
         return
     if plan is None:
         run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown, search)
@@ -343,7 +361,7 @@ def _exit_codes(before: Callable[[], None] | None = None) -> Iterator[None]:
     except KeyboardInterrupt as exc:
         if before:
             before()
-        click.echo(f"reportgen: interrupted; {_site_state(exc)}", err=True)
+        _echo(f"reportgen: interrupted; {_site_state(exc)}", err=True)
         sys.exit(128 + exc.signum if isinstance(exc, Terminated) else 130)
     except Exception as exc:  # a bug of ours: still one clear message, never a traceback
         if os.environ.get("REPORTGEN_DEBUG"):
@@ -373,7 +391,7 @@ def run_sweep(
     def on_run(name: str, ok: bool, message: str) -> None:
         if ok and not quiet:
             bar.close()
-            click.echo(message)
+            _echo(message)
 
     options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
     with _exit_codes(bar.close):
@@ -387,9 +405,9 @@ def run_sweep(
         )
         bar.close()
         for w in result.warnings:
-            click.echo(f"reportgen: warning: {w}", err=True)
+            _echo(f"reportgen: warning: {w}", err=True)
         if not quiet:
-            click.echo(result.summary())
+            _echo(result.summary())
 
 
 @main.command()
@@ -413,9 +431,9 @@ def index(site: str, title: str | None, quiet: bool) -> None:
     with _exit_codes():
         result = write_sweep_index(Path(site), title)
         for w in result.warnings:
-            click.echo(f"reportgen: warning: {w}", err=True)
+            _echo(f"reportgen: warning: {w}", err=True)
         if not quiet:
-            click.echo(f"wrote {result.path}: an index of {result.runs} runs")
+            _echo(f"wrote {result.path}: an index of {result.runs} runs")
 
 
 @main.command()
@@ -436,7 +454,7 @@ def demo(out: str, quiet: bool) -> None:
     except (InputError, OutputError) as exc:
         _fail(str(exc))
         return
-    click.echo(f"open {index.resolve().as_uri()}")
+    _echo(f"open {index.resolve().as_uri()}")
 
 
 @main.command()
@@ -517,7 +535,7 @@ def serve(
             except KeyboardInterrupt:
                 bar.close()
                 if not quiet:
-                    click.echo("stopped")
+                    _echo("stopped")
             except PortError as exc:
                 _fail(str(exc.strerror))
     finally:
@@ -560,5 +578,5 @@ def check_command(source: str, fmt: str | None, as_json: bool) -> None:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
         for line in report.lines():
-            click.echo(line)
+            _echo(line)
     sys.exit(0 if report.ok else 1)

@@ -228,6 +228,9 @@ class LogNode:
 # the note of an observe update due for texts whose rollout batch never arrived (observe-spec
 # §1.2: a structural hole); the index says it on the update's row
 DUE_NOTE = "due for texts (every {every}), but no rollouts arrived: a dropped batch"
+# tinker: a step of metrics.jsonl without a training row, the final evaluation and the cost
+# totals written at step N after N training steps (tinker-spec §3): listed, but no iteration
+NO_TRAINING_NOTE = "no training row at this step (final evaluation or totals)"
 
 
 LOG_SEVERITIES = ("debug", "info", "warning", "error", "other")

@@ -1201,7 +1201,7 @@ def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
             try:
                 st = os.stat(storage.local_path(rel))
                 parts.append((rel, st.st_size, st.st_mtime_ns))
-            except (OSError, TypeError):
+            except (OSError, TypeError, InputError):  # (a link made to lead out since the scan)
                 parts.append((rel, -1, -1))
         return hashlib.sha256(repr((ref.kind, ref.label, ref.number, parts)).encode()).hexdigest()
 

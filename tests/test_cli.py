@@ -201,3 +201,21 @@ def test_serve_removes_its_temporary_site_when_it_stops(tmp_path, monkeypatch):
     # a site asked for with -o stays
     r = invoke("serve", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "kept"))
     assert (tmp_path / "kept" / "index.html").is_file()
+
+
+def test_messages_write_terminal_controls_as_escapes(tmp_path):
+    """Warnings and errors quote file names and input: an escape sequence in a folder's name
+    (which could set the terminal's title, move the cursor or hide lines) or a bidi control
+    is written as an escape, not sent to the terminal."""
+    from reportgen.cli import _terminal_safe
+
+    assert _terminal_safe("a\x1b]0;pwned\x07b\u202ec\x9bd\te\nf") == "a\\x1b]0;pwned\\x07b\\u202ec\\x9bd\te\nf"
+    src = tmp_path / "run\x1b[2Jx\u202e"
+    src.mkdir()
+    lines = (Path(__file__).parent / "fixtures" / "observe" / "examples" / "observe.jsonl").read_bytes()
+    (src / "observe.jsonl").write_bytes(b"not json\n" + lines)
+    r = CliRunner().invoke(main, ["build", str(src), "-o", str(tmp_path / "site")])
+    assert r.exit_code == 0, r.output
+    assert "run\\x1b[2Jx\\u202e" in r.output and "\x1b" not in r.output and "\u202e" not in r.output
+    r = CliRunner().invoke(main, ["build", str(tmp_path / "missing\x1b[2J"), "-o", str(tmp_path / "s2")])
+    assert r.exit_code == 1 and "missing\\x1b[2J" in r.output and "\x1b" not in r.output

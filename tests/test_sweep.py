@@ -167,7 +167,9 @@ def test_run_json(sweep):
     arith = json.loads((sweep / "arith_sync" / "run.json").read_text())
     assert arith["schema"] == "reportgen-run/1"
     assert arith["format"] == "tinker" and arith["algorithm"] == "importance_sampling"
-    assert arith["model"] == "Qwen/Qwen3-8B" and arith["iterations"] == 6
+    assert (
+        arith["model"] == "Qwen/Qwen3-8B" and arith["iterations"] == 5
+    )  # steps 0-4; step 5 holds the final evaluation and totals
     assert arith["status"] == "finished" and "final checkpoint" in arith["status_reason"]
     assert arith["reward"]["metric"] == "env/all/reward/total"
     assert arith["reward"]["final_step"] == 4 and arith["reward"]["best"] >= arith["reward"]["final"]

@@ -1330,3 +1330,20 @@ def test_evaluators_known_only_from_the_metrics_are_listed_with_every_step(tmp_p
     summary = json.loads((resumed / "run.json").read_text())
     assert [e["label"] for e in summary["evals"]] == ["arith-hard v2/x", "test"]
     assert summary["evals"][1]["step"] == 5
+
+
+def test_the_final_step_is_listed_but_not_counted_as_an_iteration(tmp_path):
+    """Step N after N training steps holds the final evaluation and the cost totals (spec
+    §3): the index lists it as such, not as a completed iteration, and counts 5 iterations."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import build
+
+    site = tmp_path / "s"
+    build(str(Path(__file__).parent / "fixtures" / "tinker" / "arith_sync"), site)
+    soup = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+    header = {d.dt.get_text(strip=True): d.dd.get_text(" ", strip=True) for d in soup.select("dl > div") if d.dt}
+    assert header["iterations"] == "5 + 1 final"
+    status = {tr["id"]: tr.select("td")[1].get_text(strip=True) for tr in soup.select("#iterations tbody tr")}
+    assert status["u4"] == "completed" and status["u5"] == "final evaluation or totals"
+    assert json.loads((site / "run.json").read_text())["iterations"] == 5

@@ -70,6 +70,7 @@ def block_main(context, missing=missing):
     l_0_model_name = resolve('model_name')
     l_0_visible_segments = resolve('visible_segments')
     l_0_header = resolve('header')
+    l_0_n_iterations = resolve('n_iterations')
     l_0_n_texts = resolve('n_texts')
     l_0_n_rollouts = resolve('n_rollouts')
     l_0_run_log = resolve('run_log')
@@ -180,7 +181,12 @@ def block_main(context, missing=missing):
             yield '</dd></div>'
         l_1_k = l_1_v = missing
         yield '\n    <div><dt>iterations</dt><dd>'
-        yield escape(t_4(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))))
+        yield escape(t_4((undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations)))
+        if ((undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations) != t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))):
+            pass
+            yield ' <span class="subtle" title="steps of metrics.jsonl without a training row: the final evaluation and the totals">+ '
+            yield escape((t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations')) - (undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations)))
+            yield ' final</span>'
         yield '</dd></div>\n    '
     yield '\n    <div><dt>with texts</dt><dd>'
     yield escape(t_4((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts)))
@@ -504,4 +510,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=128&11=130&12=132&13=140&14=148&15=151&16=158&17=168&19=173&20=183&22=186&23=188&26=194&27=214&29=217&31=224&34=235&37=238&42=247&43=249&47=252&48=254&49=256&50=258&51=261&54=264&61=267&62=271&63=279&64=287&65=300&73=314&74=318&77=320&78=326&80=334&86=336&87=340&88=342&91=350&93=358&94=362&102=392&109=395&110=399&111=405&112=409&120=422&128=425&129=429&137=444&139=447&142=450&42=457&144=481&146=499'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=129&11=131&12=133&13=141&14=149&15=152&16=159&17=169&19=174&20=184&22=192&23=194&26=200&27=220&29=223&31=230&34=241&37=244&42=253&43=255&47=258&48=260&49=262&50=264&51=267&54=270&61=273&62=277&63=285&64=293&65=306&73=320&74=324&77=326&78=332&80=340&86=342&87=346&88=348&91=356&93=364&94=368&102=398&109=401&110=405&111=411&112=415&120=428&128=431&129=435&137=450&139=453&142=456&42=463&144=487&146=505'

@@ -63,6 +63,7 @@ import orjson
 
 from ..errors import InputError
 from ..model import (
+    NO_TRAINING_NOTE,
     Checkpoint,
     Group,
     Iteration,
@@ -651,7 +652,7 @@ class TinkerReader:
             ref = IterationRef(kind="train", number=step, has_texts=False)
             self._fill_headline(run, ref, "")
             if train_steps and step not in train_steps:
-                ref.notes.append("no training row at this step (final evaluation or totals)")
+                ref.notes.append(NO_TRAINING_NOTE)
             if resumes:
                 ref.segment = sum(1 for r in resumes if r <= step)
             train[step] = ref

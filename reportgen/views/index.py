@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import DUE_NOTE, Run
+from ..model import DUE_NOTE, NO_TRAINING_NOTE, Run
 from .charts import eval_prefixes
 from .html import esc
 from .text import fmt, pretty_json
@@ -44,6 +44,8 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
     wanted: tuple[str, ...] = OBSERVE_COLUMNS if run.format == "observe" else TINKER_COLUMNS
     columns = tuple(c for c in wanted if run.metrics.has_finite(c)) or wanted[:1]
     texts = sum(1 for r in run.iterations if r.has_texts)
+    # tinker's step N after N training steps (final evaluation, totals) is listed, not counted
+    trained = sum(1 for r in run.iterations if NO_TRAINING_NOTE not in r.notes)
     rollouts = sum(r.rollouts for r in run.iterations)
     evals: list[dict[str, Any]] = []
     # every evaluator, with pages or only in the metrics (its results are merged into the
@@ -108,6 +110,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         "rows_html": iteration_rows(run, columns) if rows else None,
         "long_table": len(run.iterations) > LONG_TABLE,
         "n_texts": texts,
+        "n_iterations": trained,
         "n_rollouts": rollouts,
         "evals": evals,
         "config_json": config_text(run.config) if run.config is not None else None,
@@ -165,6 +168,7 @@ def row_keys(run: Run) -> list[list[Any]]:
                 due,
                 bool(i and r.segment != prev),
                 row_of(r.number) is not None,
+                NO_TRAINING_NOTE in r.notes,
             ]
         )
         prev = r.segment
@@ -226,7 +230,12 @@ def iteration_rows_parts(
         w("</td>")
         if observe:
             w(f"<td>{esc(r.segment)}</td>")
-        status = "incomplete update, or incomplete export" if r.status == "incomplete" else esc(r.status)
+        if r.status == "incomplete":
+            status = "incomplete update, or incomplete export"
+        elif NO_TRAINING_NOTE in r.notes:
+            status = '<span title="no training row at this step">final evaluation or totals</span>'
+        else:
+            status = esc(r.status)
         w(f"<td>{status}</td>")
         ri = row_of(r.number)
         for col in cols:
