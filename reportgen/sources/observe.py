@@ -932,8 +932,8 @@ class ObserveReader:
         self._finish(run, segments, active, consumed)
         if skipped_lines:
             # where to look (`reportgen check` lists every one): the first this scan met
-            first = f" The first: line {first_skip[0]}, {first_skip[1]}." if first_skip is not None else ""
-            run.warnings.append(f"{self.path}: {skipped_lines} unreadable or stray line(s) were skipped.{first}")
+            where = f" The first: line {first_skip[0]}, {first_skip[1]}." if first_skip is not None else ""
+            run.warnings.append(f"{self.path}: {skipped_lines} unreadable or stray line(s) were skipped.{where}")
         if st.bad_numbers:
             run.warnings.append(
                 f"{self.path}: {st.bad_numbers} record(s) with an update number no writer makes (not an integer "
