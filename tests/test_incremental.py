@@ -1302,3 +1302,24 @@ def test_a_folder_in_place_of_an_old_download_or_index_is_not_read(tmp_path):
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(site) == snapshot(full)
     shutil.rmtree(full)
+
+
+def test_the_first_skipped_line_is_named_alike_by_a_rebuild(tmp_path):
+    """The skipped-lines warning (on the index) names the first line skipped: the state keeps
+    it, so a rebuild that reads only the new lines writes the full build's index; a second
+    bad line among the new ones is counted, not named."""
+    src, rest = _split_demo(tmp_path)
+    lines = (src / "observe.jsonl").read_bytes().splitlines(keepends=True)
+    (src / "observe.jsonl").write_bytes(lines[0] + b"\xef\xbb\xbf{}\n" + b"".join(lines[1:]))
+    inc = tmp_path / "inc"
+    first = build(str(src), inc, BuildOptions(jobs=1))
+    assert any("1 unreadable or stray line(s) were skipped. The first: line 2" in w for w in first.warnings)
+    cut = rest.index(b"\n") + 1
+    with open(src / "observe.jsonl", "ab") as f:
+        f.write(rest[:cut] + b"not json\n" + rest[cut:])
+    second = build(str(src), inc, BuildOptions(jobs=1))
+    assert second.reused > 0
+    assert any("2 unreadable or stray line(s) were skipped. The first: line 2" in w for w in second.warnings)
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(inc) == snapshot(full)

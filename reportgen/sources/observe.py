@@ -136,8 +136,18 @@ class _ScanState:
     broken_batches: int = 0
     utf8_replaced: int = 0
     bad_numbers: int = 0  # records skipped for an update number no writer makes
+    first_skip: tuple[int, str] | None = None  # the first line skipped, and why (the warning names it)
     segments: list[_Segment] = field(default_factory=list)
     active: dict[int, float] = field(default_factory=dict)  # segment -> upto (inf = no limit)
+
+
+def _first_skip(value: Any) -> tuple[int, str] | None:
+    """A state's first skipped line: ``[line, why]`` or null (ValueError for anything else)."""
+    if value is None:
+        return None
+    if isinstance(value, list) and len(value) == 2 and type(value[0]) is int and isinstance(value[1], str):
+        return value[0], value[1]
+    raise ValueError("first_skip is not [line, why]")
 
 
 def _parse_time(value: str | None) -> float | None:
@@ -651,7 +661,7 @@ class ObserveReader:
         broken_batches = st.broken_batches
         utf8 = st.utf8_replaced
         pending_tail = 0
-        first_skip: tuple[int, str] | None = None  # the first line skipped by this scan, and why
+        first_skip = st.first_skip  # the first line skipped, and why: kept in the state
 
         def skip(line: int, why: str) -> None:
             nonlocal skipped_lines, first_skip
@@ -834,6 +844,7 @@ class ObserveReader:
                 utf8,
                 bad_numbers,
             )
+            st.first_skip = first_skip
 
         try:
             offset = st.consumed
@@ -1044,6 +1055,7 @@ class ObserveReader:
                 "consumed": st.consumed,
                 "line_no": st.line_no,
                 "skipped_lines": st.skipped_lines,
+                "first_skip": None if st.first_skip is None else list(st.first_skip),
                 "bad_numbers": st.bad_numbers,
                 "broken_batches": st.broken_batches,
                 "utf8_replaced": st.utf8_replaced,
@@ -1124,6 +1136,7 @@ class ObserveReader:
                 consumed=consumed,
                 line_no=int(sc["line_no"]),
                 skipped_lines=int(sc["skipped_lines"]),
+                first_skip=_first_skip(sc.get("first_skip")),
                 bad_numbers=int(sc["bad_numbers"]),
                 broken_batches=int(sc["broken_batches"]),
                 utf8_replaced=int(sc["utf8_replaced"]),
