@@ -39,7 +39,11 @@
   }
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function enc(s) { return encodeURIComponent(s); }
-  function fmt(r) { return Number.isInteger(r) ? String(r) : r.toFixed(3); } // as the pages
+  // as the pages (text.fmt): three decimals, three significant digits under 0.01
+  function fmt(r) {
+    if (Number.isInteger(r)) return String(r);
+    return Math.abs(r) < 0.01 && r !== 0 ? String(Number(r.toPrecision(3))) : r.toFixed(3);
+  }
   var session = {
     get: function (k) { try { return window.sessionStorage.getItem(k); } catch (e) { return null; } },
     set: function (k, v) { try { window.sessionStorage.setItem(k, v); } catch (e) { /* no storage */ } }

@@ -552,7 +552,8 @@ def check_command(source: str, fmt: str | None, as_json: bool) -> None:
 
     Each problem names its file and line: torn tails, broken or unfinished
     batches, unreadable lines, unknown schema versions, invalid UTF-8, missing
-    files, non-finite metrics. Exit 0: no problem; 1: problems (or unreadable).
+    files. Exit 0: no problem; 1: problems (or unreadable). What a build says that is no
+    fault of the files (NaN metrics, a resume, renamed labels) is a note, exit 0.
 
     \b
     Example:

@@ -792,3 +792,13 @@ def test_summaries_lose_bidi_controls_and_write_our_marks_as_references():
         for c in controls:
             want = want.replace(c, "")
         assert esc_marks(s) == want, s
+
+
+def test_small_metrics_keep_three_significant_digits():
+    """Three decimals left one significant digit under 0.01: a KL of -0.0014748 read -0.001,
+    next to -0.00092 read with three (0.001 and above keep their three decimals)."""
+    from reportgen.views.text import fmt
+
+    assert fmt(-0.0014748) == "-0.00147" and fmt(0.0035996) == "0.0036" and fmt(-0.00092) == "-0.00092"
+    assert fmt(0.25) == "0.250" and fmt(0.0359) == "0.036" and fmt(0.01) == "0.010" and fmt(0.005) == "0.005"
+    assert fmt(1e-05) == "1e-05" and fmt(0.0) == "0" and fmt(12345.678) == "12345.678"

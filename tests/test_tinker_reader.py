@@ -1318,6 +1318,10 @@ def test_evaluators_known_only_from_the_metrics_are_listed_with_every_step(tmp_p
     assert hard[0][-1] == "eval_arith-hard_v2_x_iteration_000000.html" and hard[2][-1] == "metrics only"
     assert [r[0] for r in rows["evaluator-test"]] == ["0", "2", "4", "5"]
     assert rows["evaluator-test"][2][1:] == ["1", "1", "1", "metrics only"]
+    # an eval page's headline names the evaluator's metrics, not the training ones
+    page = BeautifulSoup((site / "eval_test_iteration_000000.html").read_text(), "html.parser")
+    labels = [dt.get_text(strip=True) for dt in page.select("dl.headline dt")]
+    assert labels and all(label.startswith("test/env/all/") for label in labels), labels
 
     resumed = tmp_path / "r"
     build(str(fixtures / "arith_resumed"), resumed)
@@ -1347,3 +1351,36 @@ def test_the_final_step_is_listed_but_not_counted_as_an_iteration(tmp_path):
     status = {tr["id"]: tr.select("td")[1].get_text(strip=True) for tr in soup.select("#iterations tbody tr")}
     assert status["u4"] == "completed" and status["u5"] == "final evaluation or totals"
     assert json.loads((site / "run.json").read_text())["iterations"] == 5
+
+
+def test_equal_conversations_go_one_to_each_member_and_are_not_shown_again():
+    """Several trajectories of a group may say the same thing (727 three times): each member
+    takes a conversation object of its own, so the page's "not attributable" list (the
+    conversations no member took, by identity) holds none of them again."""
+    from reportgen.views.cards import PageGroups, group_chunks
+
+    reader, run = scan(FIX / "calc_agent_multiturn")
+    it = reader.load(run.iterations[0])
+    for g in it.groups:
+        if not g.conversations:
+            continue
+        taken = [m.messages for m in g.members if m.messages is not None]
+        assert len({id(c) for c in taken}) == len(taken), g.id  # no object given twice
+        ids = {id(c) for c in g.conversations}
+        assert all(id(c) in ids for c in taken), g.id
+    g0 = it.groups[0]
+    assert len(g0.conversations) == 4 and all(m.messages is not None for m in g0.members)
+    assert len({tuple(map(repr, m.messages)) for m in g0.members}) < 4  # two of them are equal
+    html = "".join(
+        group_chunks(
+            [g0],
+            md=False,
+            page_key="k",
+            training_known=False,
+            train=True,
+            observe=False,
+            others=lambda key: ([], 0),
+            facts=PageGroups(),
+        )
+    )
+    assert "not attributable" not in html

@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': 'e0c11d11ea53055aac2b8a4e7c1e8d1c304b76c22a0e48a93042414f17a94c93',
-    'iteration.html': 'e53fd08afb3fd11b4a80edc0c79a2dcfee4f7ccfd6ee00e28d3a30d18ed69ce2',
+    'iteration.html': 'ce0653b55adadbbbe0c051d2184f311109a72b8723c980929cdfb978741749cb',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '6e56a314e5021fe1e9ebb7ef11051d05777e5de56483beb72137afda32194193',
     'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',

@@ -157,6 +157,7 @@ def block_main(context, missing=missing):
     l_0_run = resolve('run')
     l_0_training_known = resolve('training_known')
     l_0_logtree_name = resolve('logtree_name')
+    l_0_metric_prefix = resolve('metric_prefix')
     l_0_it = resolve('it')
     l_0_pages_caption = resolve('pages_caption')
     l_0_overview_page = resolve('overview_page')
@@ -259,11 +260,18 @@ def block_main(context, missing=missing):
     if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'headline'):
         pass
         yield '\n  <dl class="headline">\n    '
+        l_0_metric_prefix = (context.call(environment.getattr(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'eval_metric_prefix'), 'get'), environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'label'), _block_vars=_block_vars) if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'kind') == 'eval') else None)
+        _block_vars['metric_prefix'] = l_0_metric_prefix
+        yield '\n    '
         for (l_1_k, l_1_v) in context.call(environment.getattr(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'headline'), 'items'), _block_vars=_block_vars):
             l_1_fmt = resolve('fmt')
             _loop_vars = {}
             pass
             yield '<div><dt>'
+            if (undefined(name='metric_prefix') if l_0_metric_prefix is missing else l_0_metric_prefix):
+                pass
+                yield escape((undefined(name='metric_prefix') if l_0_metric_prefix is missing else l_0_metric_prefix))
+                yield '/'
             yield escape(l_1_k)
             yield '</dt><dd>'
             yield escape(context.call((undefined(name='fmt') if l_1_fmt is missing else l_1_fmt), l_1_v, _loop_vars=_loop_vars))
@@ -434,4 +442,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=193&23=217&25=219&26=225&27=229&28=235&29=249&30=257&32=259&34=262&37=274&38=282&41=290&43=293&44=295&45=313&47=319&51=322&54=328&56=332&63=336&70=339&71=353&72=367&76=381&78=385&83=389&94=394&96=396&99=403&105=405&106=407&109=409&99=412&125=421'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=194&23=218&25=220&26=226&27=230&28=236&29=250&30=258&32=260&34=263&35=266&38=282&39=290&42=298&44=301&45=303&46=321&48=327&52=330&55=336&57=340&64=344&71=347&72=361&73=375&77=389&79=393&84=397&95=402&97=404&100=411&106=413&107=415&110=417&100=420&126=429'

@@ -1405,21 +1405,29 @@ def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
     if len(members) == 1 and len(convs) == 1:
         members[0].messages = convs[0]
         return
+    # each member takes a conversation of its own, even among equal ones: the group's page
+    # shows the conversations no member took (by identity), and an equal copy given to a
+    # second member was shown again there, as "not attributable"
     if len(convs) == len(members) and all(c == convs[0] for c in convs):
-        for m in members:
-            m.messages = convs[0]
+        for m, c in zip(members, convs, strict=True):
+            m.messages = c
         return
     # match on the env's own logs; members whose key is shared by several
     # different conversations stay unattributed
     member_keys = {i: k for i, m in enumerate(members) if (k := _member_key(m)) is not None}
     conv_keys = [_conv_key(c) for c in convs]
-    for i, key in member_keys.items():
+    seen: set[Any] = set()
+    for key in member_keys.values():
+        if key in seen:
+            continue
+        seen.add(key)
         same_members = [j for j, k in member_keys.items() if k == key]
         same_convs = [c for c, k in zip(convs, conv_keys, strict=True) if k == key]
         if not same_convs or len(same_convs) != len(same_members):
             continue
         if all(c == same_convs[0] for c in same_convs):
-            members[i].messages = same_convs[0]
+            for j, c in zip(same_members, same_convs, strict=True):
+                members[j].messages = c
 
 
 def _trajectory_sig(m: Member) -> tuple[Any, ...]:

@@ -123,23 +123,20 @@ _DUE = DUE_NOTE.partition("{")[0]
 
 
 def config_text(config: Any) -> str:
-    """The run's config as the index shows it: indented JSON, a NaN or an infinity as the
-    file wrote it (tinker's ``json.dumps`` writes ``NaN``, ``Infinity``), not as null."""
-    stack, nonfinite = [config], False
-    while stack and not nonfinite:
-        v = stack.pop()
-        if isinstance(v, float):
-            nonfinite = not math.isfinite(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    if nonfinite:  # seldom: otherwise the guarded pretty_json (a deep config stays compact)
-        try:
-            return json.dumps(config, indent=2, ensure_ascii=False, allow_nan=True)
-        except (TypeError, ValueError, RecursionError):
-            pass
-    return pretty_json(config)
+    """The run's config as the index shows it: indented JSON with numbers as the file wrote
+    them (tinker's ``json.dumps``: ``4e-05``, where orjson writes ``0.00004``; ``NaN``,
+    ``Infinity``, not null); compact when indenting a deep value would make it more than 4
+    times as long, and pretty_json's when the standard library cannot write it."""
+    try:
+        out = json.dumps(config, indent=2, ensure_ascii=False, allow_nan=True)
+        out.encode("utf-8")  # a lone surrogate ("\ud800" in the file): UnicodeEncodeError
+        if len(out) > 65536:
+            compact = json.dumps(config, ensure_ascii=False, allow_nan=True, separators=(",", ":"))
+            if len(out) > 4 * len(compact):
+                return compact
+        return out
+    except (TypeError, ValueError, RecursionError):
+        return pretty_json(config)
 
 
 def iteration_rows(run: Run, columns: tuple[str, ...]) -> Markup:

@@ -180,7 +180,9 @@ def fmt(value: float | int | None, digits: int = 3) -> str:
                 if a < 10 ** (-digits) or a >= 1e9:
                     return f"{v:.{digits}g}"
                 return f"{v:.{digits}f}"
-            out = f"{v:.3g}" if a < 0.001 or a >= 1e9 else f"{v:.3f}"
+            # three decimals keep one significant digit under 0.01 (a KL of -0.00147 read
+            # -0.001, beside -0.00092 at three digits): three significant digits there
+            out = f"{v:.3g}" if a < 0.01 or a >= 1e9 else f"{v:.3f}"
         if digits == 3:
             if len(_FMT3) > 100_000:
                 _FMT3.clear()
