@@ -109,11 +109,16 @@ class BuildResult:
 
     def summary(self) -> str:
         """The CLI's last line."""
+
+        def n(count: int, word: str) -> str:
+            return f"{count:,} {word}{'' if count == 1 else 's'}"
+
         if self.reused:
-            pages = f"{self.pages:,} pages ({self.rendered:,} iterations rendered, {self.reused:,} unchanged)"
+            pages = f"{n(self.pages, 'page')} ({n(self.rendered, 'iteration')} rendered, {self.reused:,} unchanged)"
         else:
-            pages = f"{self.pages:,} pages written"
-        return f"built {self.out}: {self.updates:,} {self.word}, {self.rollouts:,} rollouts, {pages} in {self.seconds:.2f} s"
+            pages = f"{n(self.pages, 'page')} written"
+        what = n(self.updates, self.word[:-1]) if self.word.endswith("s") else f"{self.updates:,} {self.word}"
+        return f"built {self.out}: {what}, {n(self.rollouts, 'rollout')}, {pages} in {self.seconds:.2f} s"
 
 
 def template_fingerprint(env: Environment, name: str, source: str) -> str:
