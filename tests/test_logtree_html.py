@@ -127,6 +127,18 @@ def test_raw_html_never_becomes_markup():
     assert "raw HTML from the log, shown as text" in s.get_text()
 
 
+def test_raw_html_in_a_table_cell_stays_in_its_cell():
+    """A cell holding raw markup (a "<" the log did not escape) keeps its td: a div in its
+    place was moved out of the table by the browser, and the row's other cells moved left
+    under the wrong heads."""
+    row = node("tr", [node("td", ["a < b"]), node("td", ["2"])])
+    _, s = render_json(node("body", [node("table", [node("tbody", [row])])], "lt-root"))
+    assert not s.select("tr > div")
+    cells = s.select("table tr > td")
+    assert [c.get_text(" ", strip=True) for c in cells] == ["raw HTML from the log, shown as text a < b", "2"]
+    assert s.select_one("table td.lt-raw-html-block pre.lt-raw-html") is not None
+
+
 def test_log_attributes_not_copied():
     attrs = {
         "class": "answer evil",

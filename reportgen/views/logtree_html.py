@@ -260,7 +260,7 @@ def _open(node: LogNode, caption: str | None, depth: int, nesting: int) -> tuple
     classes = node_classes(node)
     tag = node.tag.lower()
     if node.raw_html:
-        return _open_raw(node, depth, nesting)
+        return _open_raw(node, tag, depth, nesting)
     flatten = nesting >= MAX_NESTING
 
     conv = conversation_from_data(node.data)
@@ -329,7 +329,12 @@ def _translate(classes: list[str]) -> list[str]:
     return [_KNOWN_CLASSES[c] for c in classes if c in _KNOWN_CLASSES]
 
 
-def _open_raw(node: LogNode, depth: int, nesting: int) -> tuple[str, _Frame]:
+# a raw node of these keeps its tag (they hold any content): a div in a table row is moved
+# out of the table by the browser, and a cell taken out shifts the row's other cells
+_RAW_KEEPS_TAG = {"td", "th", "li", "dd", "dt"}
+
+
+def _open_raw(node: LogNode, tag: str, depth: int, nesting: int) -> tuple[str, _Frame]:
     """A node holding raw ``log_html`` markup: its strings shown as text."""
     items: list[Any] = []
     for c in node.children:
@@ -338,7 +343,8 @@ def _open_raw(node: LogNode, depth: int, nesting: int) -> tuple[str, _Frame]:
         else:
             items.append(("n", c, None))
     note = el("div", {"class": "lt-note"}, "raw HTML from the log, shown as text")
-    return _frame(items, "div", {"class": "lt-raw-html-block"}, depth, nesting + 1, [note])
+    box = tag if tag in _RAW_KEEPS_TAG else "div"
+    return _frame(items, box, {"class": "lt-raw-html-block"}, depth, nesting + 1, [note])
 
 
 def render_logtree(root: LogNode) -> Markup:
