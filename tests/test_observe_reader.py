@@ -1106,3 +1106,55 @@ def test_notes_inside_a_batch_count_its_blank_and_unreadable_lines(tmp_path):
         n.endswith(f"loss: 1 NaN or infinite value(s) (line {update_line}); charts leave them out")
         for n in report.notes
     )
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_header_of_batch_len_0_breaks_the_open_batch_and_a_typeless_line_keeps_its_place(tmp_path, jobs, monkeypatch):
+    """reader.rs reads a line by its header (v, segment, batch_id, batch_index, batch_len;
+    spec §1.3 rules 3 and 5): batch_len 0 is a header that does not continue the open batch
+    (broken off) and cannot start one (skipped), so the next line of the broken batch is a
+    stray; a line of no "type" is a line of its batch, which completes, and is ignored as a
+    type not known (§1.1). A "type" that spells the scan's own kind of rollout runs is a type
+    not known either (it raised IndexError)."""
+    import reportgen.sources.observe as ob
+
+    monkeypatch.setattr(ob, "_PARALLEL_MIN", 0)  # with jobs=2, through the scan workers
+    o = Obs().run()
+    o.batch(o.prompt(), o.rollout(1, 0, 0, "lost"), o.rollout(1, 0, 1, "lost too"))
+    o.lines.insert(3, '{"batch_id":9,"batch_index":0,"batch_len":0,"segment":0,"type":"update","update":1,"v":1}')
+    o.batch(o.update(1, reward__mean=0.5))
+    o.batch(o.prompt(), o.rollout(2, 0, 0, "kept"), o.rollout(2, 0, 1, "kept too"))
+    typeless = orjson.loads(o.lines[-1])
+    typeless.pop("type")
+    o.lines[-1] = orjson.dumps(typeless).decode()  # member 1 becomes a line of no type
+    o.batch(o.update(2, reward__mean=0.5))
+    o.batch({"type": "\x00rollouts", "update": 2})
+    d = o.write(tmp_path)
+    reader = ObserveReader(Storage(str(d)))
+    run = reader.scan(jobs=jobs)
+    assert numbers(run) == [(1, 0), (2, 0)]
+    text = " ".join(run.warnings)
+    assert "2 unreadable or stray line(s)" in text and "1 batch(es) broken off" in text, text
+    assert [r.has_texts for r in run.iterations] == [False, True]
+    it = reader.load(run.iterations[1])
+    assert [m.completion for g in it.groups for m in g.members] == ["kept"]
+
+
+def test_missing_first_update_numbers_are_missing_numbers(tmp_path):
+    """Updates are numbered from 1, a resumed segment's from K + 1 (spec §2, §1.4): a run
+    whose first updates have no record says they are missing, as it says of a gap."""
+    o = Obs().run(every=5)
+    o.batch(o.update(2, reward__mean=0.5))
+    o.batch(o.update(3, reward__mean=0.5))
+    _, run = read(o.write(tmp_path / "fresh"))
+    assert any("1 update number(s) are missing from the list" in w and w.endswith(": 1.") for w in run.warnings)
+    r = Obs().run(resumed=None)
+    r.batch(r.update(1))
+    r.run(resumed=4)
+    r.batch(r.update(7))
+    _, run = read(r.write(tmp_path / "resumed"))  # 1, then a resume from 4 at 7: 2-6 missing
+    assert any("5 update number(s) are missing from the list" in w and w.endswith(": 2-6.") for w in run.warnings)
+    ok = Obs().run(resumed=4)
+    ok.batch(ok.update(5))
+    _, run = read(ok.write(tmp_path / "resumed_first"))
+    assert not any("missing from the list" in w for w in run.warnings)

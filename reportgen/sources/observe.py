@@ -160,20 +160,25 @@ def _parse_time(value: str | None) -> float | None:
 
 
 def _header_ok(rec: dict[str, Any]) -> bool:
-    for k in ("segment", "batch_id", "batch_index"):
+    """Whether the line reads as reader.rs's header: ``segment``, ``batch_id``,
+    ``batch_index`` and ``batch_len`` unsigned integers (``v`` is tested apart). A batch_len
+    of 0 reads, and then breaks the open batch and cannot start one; a line without a string
+    ``type`` reads too and takes its place in its batch, whose ingest ignores it, as it
+    ignores any type it does not know (spec §1.1, §1.3 rules 3 and 5)."""
+    for k in ("segment", "batch_id", "batch_index", "batch_len"):
         v = rec.get(k)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             return False
-    n = rec.get("batch_len")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        return False
-    return isinstance(rec.get("type"), str)
+    return True
 
 
 _UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
 # line codes of the classifier
 _BLANK, _UNREADABLE, _NOT_RECORD, _BAD_VERSION, _OK, _REPLACED, _TAIL, _BATCH = range(8)
-_RUN = "\x00rollouts"  # the kind of a run of consecutive rollouts of one update, summarized by a worker
+# the kind of a run of consecutive rollouts of one update, summarized by a worker: an int,
+# which no record's kind is (_slim keeps a str or None), so that no line can claim it (a
+# "type" of "\u0000rollouts" was taken for one, and its missing fields raised IndexError)
+_RUN = 0
 # below this, forking workers costs more than it saves; a rebuild's scan of the 5% a run
 # appended is above it (9.7 MiB of the 190 MiB benchmark: 0.116 s serial, 0.092 s with 2 workers)
 _PARALLEL_MIN = 4 << 20
@@ -204,7 +209,9 @@ def _slim(rec: dict[str, Any]) -> tuple[Any, ...]:
     update number and the record; run records the record; selection and
     outcome records the update number.  Texts are never kept.
     """
-    kind = rec["type"]
+    kind = rec.get("type")
+    if type(kind) is not str:
+        kind = None  # a record of no type: ingested as one of a type not known
     head = (kind, rec["segment"], rec["batch_id"], rec["batch_index"], rec["batch_len"])
     if kind == "rollout":
         return (*head, rec.get("update"), _prompt_key(rec.get("prompt")), rec.get("group") is None)
@@ -895,7 +902,7 @@ class ObserveReader:
                 if code == _NOT_RECORD:
                     if rec is not None:  # another integer v
                         raise InputError(f"schema version v={rec}; this reportgen reads v=1 only", self.path, line_no)
-                    skip(line_no, "not a record: v, type, segment, batch_id, batch_index or batch_len missing or wrong")
+                    skip(line_no, "not a record: v, segment, batch_id, batch_index or batch_len missing or wrong")
                     if open_batch:
                         open_gaps.append(open_n)
                     continue
@@ -917,6 +924,9 @@ class ObserveReader:
                         open_batch, open_n, open_gaps = [], 0, []
                     if index != 0:
                         skip(line_no, f"stray line: batch_index {index} of batch {rec[2]} outside its batch")
+                        continue
+                    if rec[4] < 1:
+                        skip(line_no, "batch_len 0: a line that starts no batch")
                         continue
                     open_key = key
                     open_batch, open_n, open_gaps = [], 0, []
@@ -1355,6 +1365,15 @@ class ObserveReader:
         due: list[int] = []  # updates due for texts (update % every == 0) without rollouts
         gaps: list[tuple[int, int]] = []  # update numbers missing from the list
         prev: int | None = None
+        if order:
+            # updates are numbered from 1, a resumed segment's from K + 1 (spec §2, §1.4):
+            # missing first numbers are missing numbers too (dropped batches, §1.2)
+            first_run = seg_by_id.get(visible[order[0]].segment)
+            if first_run is not None:
+                since = first_run.resumed_from_update
+                expected = 1 if since is None else since + 1
+                if type(expected) is int and 0 <= expected < order[0]:
+                    prev = expected - 1
         isfinite = math.isfinite
         iterations = run.iterations
         for n in order:
