@@ -379,14 +379,10 @@
     }
     function hideTip() { if (tip) tip.hidden = true; }
     // what the keyboard moves to is read out by a screen reader: the tooltip is only drawn
-    var live = null;
+    // (#rg-said is in the page from the start: a region made and filled at once is often not read)
+    var live = document.getElementById("rg-said");
     function announce(h) {
-      if (!live) {
-        live = el("div", "rg-live");
-        live.setAttribute("role", "status");
-        live.setAttribute("aria-live", "polite");
-        document.body.appendChild(live);
-      }
+      if (!live) return;
       var head = [h.head, h.sub].filter(Boolean).join(", ").replace(/\n/g, ", ");
       live.textContent = head + (h.rows.length ? ": " + h.rows.map(function (r) { return r.label + " " + r.value; }).join(", ") : "");
     }
@@ -414,6 +410,7 @@
       close.addEventListener("click", hideMsg);
       msg.appendChild(close);
       msg.hidden = false;
+      if (live) live.textContent = msg.textContent.replace(/×$/, "");  // read out (the box is drawn)
       var w = msg.offsetWidth, h = msg.offsetHeight, cx = ev.clientX, cy = ev.clientY;
       if (cx === undefined) { // from the keyboard: under the focused chart
         var r = ev.target.getBoundingClientRect();

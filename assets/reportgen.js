@@ -28,6 +28,12 @@
     return tag === "textarea" || tag === "select" || t.isContentEditable;
   }
   // web storage may be missing or throw (privacy modes, some file:// setups): never fatal
+  // single-key shortcuts can be turned off (WCAG 2.1.4): the help dialog's switch, kept in
+  // this browser's storage for every page of every site
+  var KEYS_KEY = "reportgen.keys.v1";
+  function keysOn() {
+    try { return window.localStorage.getItem(KEYS_KEY) !== "off"; } catch (e) { return true; }
+  }
   function keeper(area) {
     return {
       get: function (k) { try { return window[area].getItem(k); } catch (e) { return null; } },
@@ -195,15 +201,17 @@
         try { id = decodeURIComponent(id); } catch (e) { return; }  // "#%E0": a malformed address
         var el = id ? doc.getElementById(id) : null;
         if (!el || !logRecords.contains(el)) return;
-        if (el.tagName === "DETAILS") el.open = true;
-        if (at || el.tagName === "DETAILS") el.scrollIntoView();
+        // a folded record: its fold is inside, beside its line's link
+        var fold = el.tagName === "DETAILS" ? el : el.querySelector(":scope > details");
+        if (fold) fold.open = true;
+        if (at || fold) el.scrollIntoView();
       };
       openTarget();
       window.addEventListener("hashchange", openTarget);
     }
     // pages without the viewer still get j/k between pages that link prev/next
     doc.addEventListener("keydown", function (e) {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e) || !keysOn()) return;
       var link = null;
       if (e.key === "j" || e.key === "ArrowDown") link = doc.getElementById("nav-next");
       else if (e.key === "k" || e.key === "ArrowUp") link = doc.getElementById("nav-prev");
@@ -840,6 +848,12 @@
     if (!t) return;
     t.textContent = msg;
     t.hidden = false;
+    var said = doc.getElementById("rg-said");
+    if (said) {
+      // emptied first: the same message twice is a change too, and read again
+      said.textContent = "";
+      setTimeout(function () { said.textContent = msg; }, 50);
+    }
     clearTimeout(toastTimer);
     toastTimer = setTimeout(function () { t.hidden = true; }, 2600);
   }
@@ -867,6 +881,8 @@
     var lab = h("label", "pick");
     var box = h("input");
     box.type = "checkbox";
+    // twelve boxes all named "compare" say nothing apart: each says whose it is
+    box.setAttribute("aria-label", "compare " + (m.el.getAttribute("aria-label") || "this member"));
     box.addEventListener("change", function () { togglePick(m, box.checked); });
     lab.appendChild(box);
     lab.appendChild(doc.createTextNode(" compare"));
@@ -1332,6 +1348,16 @@
     if (!d) return;
     if (d.open) d.close(); else if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
   }
+  var keysBox = doc.getElementById("f-keys");
+  if (keysBox) {
+    keysBox.checked = keysOn();
+    keysBox.addEventListener("change", function () {
+      try {
+        if (keysBox.checked) window.localStorage.removeItem(KEYS_KEY);
+        else window.localStorage.setItem(KEYS_KEY, "off");
+      } catch (e) { toast("this browser keeps no storage here: the keys stay on"); keysBox.checked = true; }
+    });
+  }
 
   // ------------------------------------------------------------------ targets: anchors, #prompt=, sub-pages
   function clearTargetMarks() {
@@ -1576,9 +1602,10 @@
       return;
     }
     if ($("dialog[open]")) {
-      if (e.key === "?") { e.preventDefault(); closeDialogs(); }
+      if (e.key === "?" && keysOn()) { e.preventDefault(); closeDialogs(); }
       return; // Esc closes a modal dialog natively
     }
+    if (e.key !== "Escape" && !keysOn()) return;
     var link = null;
     switch (e.key) {
       case "j": case "ArrowDown": link = doc.getElementById("nav-next"); break;

@@ -802,3 +802,13 @@ def test_small_metrics_keep_three_significant_digits():
     assert fmt(-0.0014748) == "-0.00147" and fmt(0.0035996) == "0.0036" and fmt(-0.00092) == "-0.00092"
     assert fmt(0.25) == "0.250" and fmt(0.0359) == "0.036" and fmt(0.01) == "0.010" and fmt(0.005) == "0.005"
     assert fmt(1e-05) == "1e-05" and fmt(0.0) == "0" and fmt(12345.678) == "12345.678"
+
+
+def test_markdown_headings_start_below_the_pages_own():
+    """A model's "# Tools" in a system prompt is no heading of the page (h1 the page, h2 a
+    group, h3 a part of a member): a text's headings start at h4."""
+    from reportgen.views.markdown import render_markdown
+
+    html = str(render_markdown("# Tools\n\n## sub\n\n#### four\n\n###### six\n\ntext"))
+    assert "<h4>Tools</h4>" in html and "<h5>sub</h5>" in html and "<h6>four</h6>" in html
+    assert "<h6>six</h6>" in html and "<h1" not in html and "<h2" not in html and "<h3" not in html

@@ -198,7 +198,9 @@ def test_the_page_summary_links_the_starts_and_the_first_warning(tmp_path):
     first = soup.find("a", string="first warning")
     assert first["href"] == "#L5" and soup.select_one("#L5.lv-warning") is not None
     assert [h["id"] for h in soup.select("h2.lstart")] == ["start-1", "start-2"]
-    assert soup.select_one("#L7").name == "details"  # a trajectory dump of 75 lines is folded
+    assert soup.select_one("#L7 > details") is not None  # a trajectory dump of 75 lines is folded
+    # its line's link beside the fold, not inside its summary (a control inside a control)
+    assert soup.select_one("#L7 > a.ln")["href"] == "#L7" and soup.select_one("#L7 summary a") is None
     assert soup.select_one("#L2").name == "div"
     index = _soup(out / "index.html")
     assert index.find("a", href="logs.html").parent.get_text().strip() == "logs.log (1,440 lines, 2 starts, 2 warnings)"

@@ -190,7 +190,7 @@ def block_main(context, missing=missing):
             yield '</option>'
         l_1_f = missing
         yield '</select></label>'
-    yield '\n    <span id="sw-count" class="subtle" role="status" aria-live="polite"></span>\n  </div>\n  <div class="table-wrap">\n  <table class="data sw-table" id="sw-table">\n    <thead><tr>\n      <th aria-sort="none"><button type="button" class="sw-sort">run</button></th>\n      <th aria-sort="none"><button type="button" class="sw-sort">status</button></th>\n      '
+    yield '\n    <span id="sw-count" class="subtle" role="status" aria-live="polite"></span>\n  </div>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Runs">\n  <table class="data sw-table" id="sw-table">\n    <thead><tr>\n      <th aria-sort="none"><button type="button" class="sw-sort">run</button></th>\n      <th aria-sort="none"><button type="button" class="sw-sort">status</button></th>\n      '
     if (undefined(name='mixed') if l_0_mixed is missing else l_0_mixed):
         pass
         yield '<th aria-sort="none"><button type="button" class="sw-sort">format</button></th>'

@@ -269,7 +269,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments') and (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe')):
         pass
-        yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="segments">\n  <h2>Segments</h2>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Segments">\n  <table class="data">\n    <thead><tr><th>segment</th><th>algorithm</th><th>model</th><th>start</th><th>texts every</th><th>started at</th><th>visible</th></tr></thead>\n    <tbody>\n    '
         for l_1_s in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'segments'):
             _loop_vars = {}
             pass
@@ -322,7 +322,9 @@ def block_main(context, missing=missing):
         yield ' long'
     yield '">\n  <h2>'
     yield escape(('Updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'Iterations'))
-    yield '</h2>\n  <div class="table-wrap">\n  <table class="data" id="iterations">\n    <thead><tr><th>'
+    yield '</h2>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="'
+    yield escape(('Updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'Iterations'))
+    yield '">\n  <table class="data" id="iterations">\n    <thead><tr><th>'
     yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step'))
     yield '</th>'
     if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe'):
@@ -352,7 +354,9 @@ def block_main(context, missing=missing):
             yield ' <span class="subtle">(metrics <code>'
             yield escape(environment.getattr(l_1_ev, 'prefix'))
             yield '/…</code>)</span>'
-        yield '</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>step</th>'
+        yield '</h2>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Evaluator '
+        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield '">\n  <table class="data">\n    <thead><tr><th>step</th>'
         for l_2_c in environment.getattr(l_1_ev, 'columns'):
             _loop_vars = {}
             pass
@@ -397,7 +401,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
         pass
-        yield '\n<section class="checkpoints">\n  <h2>Checkpoints</h2>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>name</th><th>batch</th><th>kind</th><th>state_path</th><th>sampler_path</th><th>tokens</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="checkpoints">\n  <h2>Checkpoints</h2>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Checkpoints">\n  <table class="data">\n    <thead><tr><th>name</th><th>batch</th><th>kind</th><th>state_path</th><th>sampler_path</th><th>tokens</th></tr></thead>\n    <tbody>\n    '
         for l_1_c in environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
             _loop_vars = {}
             pass
@@ -427,7 +431,7 @@ def block_main(context, missing=missing):
     yield '\n\n'
     if (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
         pass
-        yield '\n<section class="unstepped">\n  <h2>Metrics rows without a step</h2>\n  <p class="subtle">tinker-cookbook writes these when it discards groups of rollouts (<code>DiscardedWorkLog</code>); they belong to no step, so no chart shows them.</p>\n  <div class="table-wrap">\n  <table class="data">\n    <thead><tr><th>line of metrics.jsonl</th><th>values</th></tr></thead>\n    <tbody>\n    '
+        yield '\n<section class="unstepped">\n  <h2>Metrics rows without a step</h2>\n  <p class="subtle">tinker-cookbook writes these when it discards groups of rollouts (<code>DiscardedWorkLog</code>); they belong to no step, so no chart shows them.</p>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Metrics rows without a step">\n  <table class="data">\n    <thead><tr><th>line of metrics.jsonl</th><th>values</th></tr></thead>\n    <tbody>\n    '
         for l_1_u in (undefined(name='unstepped') if l_0_unstepped is missing else l_0_unstepped):
             _loop_vars = {}
             pass
@@ -510,4 +514,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=129&11=131&12=133&13=141&14=149&15=152&16=159&17=169&19=174&20=184&22=192&23=194&26=200&27=220&29=223&31=230&34=241&37=244&42=253&43=255&47=258&48=260&49=262&50=264&51=267&54=270&61=273&62=277&63=285&64=293&65=306&73=320&74=324&77=326&78=332&80=340&86=342&87=346&88=348&91=356&93=364&94=368&102=398&109=401&110=405&111=411&112=415&120=428&128=431&129=435&137=450&139=453&142=456&42=463&144=487&146=505'
+debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=129&11=131&12=133&13=141&14=149&15=152&16=159&17=169&19=174&20=184&22=192&23=194&26=200&27=220&29=223&31=230&34=241&37=244&42=253&43=255&47=258&48=260&49=262&50=264&51=267&54=270&61=273&62=277&63=285&64=293&65=306&73=320&74=324&75=326&77=328&78=334&80=342&86=344&87=348&88=350&89=358&91=360&93=368&94=372&102=402&109=405&110=409&111=415&112=419&120=432&128=435&129=439&137=454&139=457&142=460&42=467&144=491&146=509'

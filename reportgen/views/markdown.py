@@ -136,6 +136,18 @@ def _render_cell_open(self: Any, tokens: list[Any], idx: int, options: Any, env:
     return str(self.renderToken(tokens, idx, options, env))
 
 
+# a model's "# Tools" is no heading of the page: its page has h1, its groups h2 and its
+# members' parts h3, so a text's headings start at h4 (h5 and h6 for deeper ones)
+_HEADING_SHIFT = 3
+
+
+def _render_heading(self: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+    tok = tokens[idx]
+    level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+    tok.tag = f"h{min(6, level + _HEADING_SHIFT)}"
+    return str(self.renderToken(tokens, idx, options, env))
+
+
 # ------------------------------------------------------------------ code highlighting
 _PY_KW = (
     "False None True and as assert async await break class continue def del elif else except finally for "
@@ -232,6 +244,8 @@ def _make() -> MarkdownIt:
     md.add_render_rule("link_open", _render_link_open)
     md.add_render_rule("th_open", _render_cell_open)
     md.add_render_rule("td_open", _render_cell_open)
+    md.add_render_rule("heading_open", _render_heading)
+    md.add_render_rule("heading_close", _render_heading)
     return md
 
 

@@ -93,21 +93,25 @@ def record_html(rec: LogRecord, start: int | None = None) -> str:
     text = "\n".join(rec.lines)
     if rec.cut:
         text += f"\n… {rec.cut:,} more characters in logs.log"
-    head = f'<a class="ln" href="#L{rec.line}">{rec.line}</a>'
+    link = f'<a class="ln" href="#L{rec.line}">{rec.line}</a>'
+    about = ""
     if rec.level is not None:
-        head += f' <span class="lvl">{esc(rec.level)}</span>'
+        about += f' <span class="lvl">{esc(rec.level)}</span>'
     if rec.source is not None:
-        head += f' <span class="lsrc">{esc(rec.source)}</span>'
+        about += f' <span class="lsrc">{esc(rec.source)}</span>'
+    head = link + about
     title = ""
     if start is not None:
         title = (
             f'<h2 class="lstart" id="start-{start}">Start {start} <span class="subtle">(line {rec.line})</span></h2>\n'
         )
     if len(rec.lines) > FOLD_LINES:
+        # the line's link beside the fold, not in its summary: a link inside a summary is a
+        # control inside a control (a keyboard or a screen reader reaches one of them)
         return (
-            f'{title}<details class="lrec lv-{cls}" id="L{rec.line}"><summary>{head} '
+            f'{title}<div class="lrec lv-{cls} lfold" id="L{rec.line}">{link}<details><summary>{about} '
             f'<span class="lsum">{esc(fold_summary(text, rec.n_lines))}</span></summary>'
-            f'<pre class="lmsg">{esc_pre(text)}</pre></details>\n'
+            f'<pre class="lmsg">{esc_pre(text)}</pre></details></div>\n'
         )
     if "\n" not in text:  # on the line of its header
         return (

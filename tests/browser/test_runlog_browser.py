@@ -55,7 +55,7 @@ def test_a_line_link_opens_its_record_and_the_index_links_the_page(site, watched
     page.click("text=first warning")
     assert page.evaluate("location.hash") == "#L5"
     assert page.locator("#L5").is_visible()
-    folded = page.locator("#L7")
+    folded = page.locator("#L7 > details")
     assert folded.evaluate("d => d.open") is False
     assert not page.locator("#L7 pre").is_visible()
     folded.locator("summary").click()
@@ -70,10 +70,10 @@ def test_printing_prints_every_folded_record(site, watched):
     watched.goto(file_url(site / "logs.html"))
     page.emulate_media(media="print")
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-    closed = page.locator("details.lrec:not([open])").count()
+    closed = page.locator(".lrec > details:not([open])").count()
     assert closed == 0
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
-    assert page.locator("details.lrec:not([open])").count() > 0
+    assert page.locator(".lrec > details:not([open])").count() > 0
 
 
 def test_printing_without_javascript_prints_folded_records(site, browser):
@@ -93,11 +93,11 @@ def test_a_linked_folded_record_opens_clear_of_the_header(site, watched):
     change of address, and a linked record is below the sticky header, not under it."""
     page = watched.page
     watched.goto(file_url(site / "logs.html") + "#L7")
-    assert page.locator("#L7").evaluate("d => d.open") is True
+    assert page.locator("#L7 > details").evaluate("d => d.open") is True
     header_bottom = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
     assert page.locator("#L7").evaluate("e => e.getBoundingClientRect().top") >= header_bottom - 1
     page.evaluate("location.hash = '#L82'")
-    wait_js(watched, "document.getElementById('L82').open === true")
+    wait_js(watched, "document.querySelector('#L82 > details').open === true")
     page.click("text=first warning")
     top = page.locator("#L5").evaluate("e => e.getBoundingClientRect().top")
     assert header_bottom - 1 <= top < 200
@@ -117,7 +117,7 @@ def test_the_page_fits_a_phone(site, browser):
 def test_a_malformed_address_breaks_nothing(site, watched):
     watched.goto(file_url(site / "logs.html") + "#%E0%A4%A")
     watched.page.evaluate("location.hash = '#L7'")
-    wait_js(watched, "document.getElementById('L7').open === true")
+    wait_js(watched, "document.querySelector('#L7 > details').open === true")
     assert watched.page_errors == []
 
 
@@ -145,5 +145,5 @@ def test_search_html_finds_log_records_and_opens_them(site, watched):
     wait_js(watched, "/ searched$/.test(document.getElementById('rs-status').textContent)")
     page.click(".rs-it:last-child .rs-item > a >> nth=0")
     page.wait_for_url("**/logs.html#*")
-    wait_js(watched, "document.querySelector('details.lrec[open]') !== null")
+    wait_js(watched, "document.querySelector('.lrec > details[open]') !== null")
     assert watched.console_errors == [] and watched.page_errors == []

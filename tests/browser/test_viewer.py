@@ -112,6 +112,64 @@ def test_keys_ignored_while_typing(sites, watched):
     clean(watched, site)
 
 
+def test_single_key_shortcuts_can_be_turned_off_and_stay_off(sites, watched):
+    """WCAG 2.1.4: the help dialog's switch turns every single-key shortcut off (the arrows
+    then scroll), on this page and on the next one, and back on; Esc still closes."""
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    p = watched.page
+    p.click("#b-help")
+    wait_js(watched, "document.getElementById('rg-help').open")
+    assert p.is_checked("#f-keys")
+    p.uncheck("#f-keys")
+    p.keyboard.press("Escape")
+    wait_js(watched, "!document.getElementById('rg-help').open")
+    for key in ("j", "ArrowDown", "n", "c", "m", "?"):
+        p.keyboard.press(key)
+    p.wait_for_timeout(250)
+    assert p.url.split("#")[0].endswith("train_iteration_000002.html")
+    assert not p.evaluate("document.getElementById('rg-help').open")
+    # off in every page of the browser: another iteration's keys too
+    open_page(watched, site, "train_iteration_000004.html")
+    p.keyboard.press("k")
+    p.wait_for_timeout(250)
+    assert p.url.split("#")[0].endswith("train_iteration_000004.html")
+    p.click("#b-help")
+    wait_js(watched, "document.getElementById('rg-help').open")
+    assert not p.is_checked("#f-keys")
+    p.check("#f-keys")
+    p.keyboard.press("Escape")
+    wait_js(watched, "!document.getElementById('rg-help').open")
+    p.keyboard.press("j")
+    p.wait_for_url("**/train_iteration_000006.html*")
+    clean(watched, site)
+
+
+def test_a_control_tabbed_to_is_not_left_under_the_sticky_bars(sites, watched):
+    """Going back through the page with Shift+Tab, the browser scrolls a control into view
+    only as far as the viewport's edge, under the sticky header and filter bar: the focused
+    element's scroll-margin keeps it below them (28 of 119 stops were covered before)."""
+    site = sites["grpo"]
+    open_page(watched, site, "train_iteration_000002.html")
+    p = watched.page
+    p.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    covered, stops = [], 0
+    for _ in range(100):
+        p.keyboard.press("Shift+Tab")
+        where = p.evaluate(
+            """() => { const e = document.activeElement; if (!e || e === document.body) return null;
+            const bar = document.getElementById('rg-bar'), top = document.querySelector('header.top');
+            if (bar.contains(e) || top.contains(e)) return 'bars';
+            const line = Math.max(bar.getBoundingClientRect().bottom, top.getBoundingClientRect().bottom);
+            return e.getBoundingClientRect().bottom <= line + 1 ? (e.id || e.className || e.tagName) : 'ok'; }"""
+        )
+        if where is not None:
+            stops += 1
+            if where not in ("ok", "bars"):
+                covered.append(where)
+    assert stops > 50 and len(covered) <= 5, covered
+
+
 def test_j_from_a_sub_page_goes_to_the_next_iteration(sites, watched):
     site = sites["syn"]
     open_page(watched, site, "train_iteration_000001_p2.html")
@@ -156,6 +214,9 @@ def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watche
     watched.page.keyboard.press("n")
     wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
     assert watched.page.inner_text("#rg-toast") == "last group of this iteration"
+    # the toast is drawn, and read out by a live region that was in the page from the start
+    wait_js(watched, "document.getElementById('rg-said').textContent === 'last group of this iteration'")
+    assert watched.page.get_attribute("#rg-toast", "aria-hidden") == "true"
     clean(watched, site)
 
 
@@ -572,6 +633,7 @@ def test_compare_on_one_page_with_word_diff(sites, watched):
     open_page(watched, site, "train_iteration_000001.html")
     watched.page.check("#g0-m2 .pick input")
     watched.page.check("#g0-m3 .pick input")
+    assert watched.page.get_attribute("#g0-m2 .pick input", "aria-label") == "compare group 0, member 2"
     assert watched.page.is_visible("#rg-tray")
     watched.page.keyboard.press("c")
     watched.page.wait_for_selector("#rg-compare", state="visible")
