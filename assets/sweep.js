@@ -392,6 +392,50 @@
       var d = last || pointAt(chart, event);
       if (d) window.location.href = target(d.ri, d.x, d.l).href;
     });
+    // from the keyboard: ← → along a run's curve (Home End its ends), ↑ ↓ to the curve of the
+    // run before or after at the nearest step, Enter opens what the tip names, Esc leaves
+    plot.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      var vals = drawnValues[chart.id];
+      var view = views[chart.id];
+      if (!vals || !vals.length || !view) return;
+      var key = event.key;
+      if (key === "Enter") {
+        if (last) { event.preventDefault(); window.location.href = target(last.ri, last.x, last.l).href; }
+        return;
+      }
+      if (key === "Escape") { last = null; hideTip(chart); return; }
+      var runs = [];
+      vals.forEach(function (v) { if (runs.indexOf(v.ri) < 0) runs.push(v.ri); });
+      var of = function (ri) { return vals.filter(function (v) { return v.ri === ri; }); };
+      var d = null;
+      if (!last) {
+        if (["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End"].indexOf(key) < 0) return;
+        var first = of(runs[0]);
+        d = key === "ArrowLeft" || key === "End" ? first[first.length - 1] : first[0];
+      } else {
+        var curve = of(last.ri), i = curve.indexOf(last);
+        if (key === "ArrowRight") d = curve[Math.min(curve.length - 1, i + 1)];
+        else if (key === "ArrowLeft") d = curve[Math.max(0, i - 1)];
+        else if (key === "Home") d = curve[0];
+        else if (key === "End") d = curve[curve.length - 1];
+        else if (key === "ArrowUp" || key === "ArrowDown") {
+          var r = runs.indexOf(last.ri) + (key === "ArrowDown" ? 1 : -1);
+          if (r < 0 || r >= runs.length) { event.preventDefault(); return; }
+          var other = of(runs[r]);
+          d = other.reduce(function (a, b) { return Math.abs(b.x - last.x) < Math.abs(a.x - last.x) ? b : a; });
+        } else return;
+      }
+      event.preventDefault();
+      last = d;
+      view.data("hl", [d]).runAsync();
+      var canvas = view.container().querySelector("canvas");
+      var rect = canvas ? canvas.getBoundingClientRect() : plot.getBoundingClientRect(), o = view.origin();
+      showTip(d, { clientX: rect.left + o[0] + view.scale("x")(d.x), clientY: rect.top + o[1] + view.scale("y")(d.y) });
+      var said = document.getElementById("sw-said");
+      if (said) said.textContent = d.r + ", " + D.word + " " + d.x + ": " + d.m + " " + fmtValue(d.y);
+    });
+    plot.addEventListener("blur", function () { last = null; hideTip(chart); });
   }
 
   function draw(chart) {

@@ -396,11 +396,11 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(l_1_c, 'title'))
             yield '</span> <span class="subtle sw-metric">'
             yield escape(environment.getattr(l_1_c, 'note'))
-            yield '</span></figcaption>\n      <div class="sw-plot" aria-label="curves of '
+            yield '</span></figcaption>\n      <div class="sw-plot" tabindex="0" role="group" aria-roledescription="chart" aria-label="curves of '
             yield escape(environment.getattr(l_1_c, 'title'))
-            yield ', one per run"><p class="sw-status subtle">drawing…</p></div>\n    </figure>\n  '
+            yield ', one per run; arrow keys move between points, Enter opens"><p class="sw-status subtle">drawing…</p></div>\n    </figure>\n  '
         l_1_c = missing
-        yield '\n  </div>\n  <noscript><p class="subtle">The curves need JavaScript; the table above holds the final and best values.</p></noscript>\n  '
+        yield '\n  </div>\n  <noscript><p class="subtle">The curves need JavaScript; the table above holds the final and best values.</p></noscript>\n  <div id="sw-said" class="sw-live" role="status" aria-live="polite"></div>\n  '
     else:
         pass
         yield '\n  <p class="subtle">None of the runs logged a reward or another key metric.</p>\n  '
@@ -420,4 +420,4 @@ def block_scripts(context, missing=missing):
     yield '"></script>\n<script src="assets/vendor/vega.min.js"></script>\n<script src="assets/vendor/vega-lite.min.js"></script>\n<script src="assets/vendor/vega-interpreter.min.js"></script>\n<script src="assets/reportgen.js"></script>\n<script src="assets/sweep.js"></script>\n'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&77=374&79=376&83=388&84=392&85=396&86=400&96=409&97=419'
+debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&77=374&79=376&83=388&84=392&85=396&86=400&97=409&98=419'

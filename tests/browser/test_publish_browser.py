@@ -233,6 +233,30 @@ def test_sweep_legend_and_filter(server, watched):
     assert watched.console_errors == [] and watched.page_errors == []
 
 
+def test_sweep_curves_from_the_keyboard(server, watched):
+    """A sweep chart takes the focus: the arrows move along a run's curve and between runs,
+    the tip and a live region say where, Enter opens what the tip names."""
+    watched.goto(f"{server}/repo/sweep/index.html")
+    _wait_charts(watched)
+    p = watched.page
+    plot = p.locator("#chart-reward .sw-plot")
+    assert plot.get_attribute("tabindex") == "0" and plot.get_attribute("role") == "group"
+    plot.focus()
+    p.keyboard.press("Home")
+    p.wait_for_selector(".sw-tip:not([hidden])")
+    first = p.inner_text("#sw-said")
+    p.keyboard.press("ArrowRight")
+    second = p.inner_text("#sw-said")
+    assert first != second and first.split(",")[0] == second.split(",")[0]  # the same run, a later step
+    p.keyboard.press("ArrowDown")
+    third = p.inner_text("#sw-said")
+    assert third.split(",")[0] != second.split(",")[0]  # another run's curve
+    assert "click opens" in p.inner_text(".sw-tip")
+    p.keyboard.press("Enter")
+    p.wait_for_url(lambda u: "/repo/sweep/" in u and not u.endswith("/sweep/index.html"))
+    assert watched.console_errors == [] and watched.page_errors == []
+
+
 # ---------------------------------------------------------------- a CI artifact
 
 
