@@ -559,3 +559,8 @@ class Run:
     def iterations_word(self) -> str:
         """What its iterations are called in counts: "updates" (observe) or "iterations"."""
         return "updates" if self.format == "observe" else "iterations"
+
+    def trained_count(self) -> int:
+        """Its iterations as the index and run.json count them: not tinker's final step of
+        evaluation and totals (NO_TRAINING_NOTE), which is listed but trained nothing."""
+        return sum(1 for r in self.iterations if NO_TRAINING_NOTE not in r.notes)

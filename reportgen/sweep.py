@@ -40,7 +40,7 @@ import orjson
 from . import __version__
 from .errors import InputError, OutputError
 from .memory import ignore_interrupts
-from .model import NO_TRAINING_NOTE, Run, page_name
+from .model import Run, page_name
 from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
 from .sources import Progress
 from .storage import Storage, is_url, shown_text
@@ -246,7 +246,7 @@ def run_summary(run: Run, title: str) -> dict[str, Any]:
         "algorithm": run.algorithm,
         "model": run.model,
         # as the index counts them: tinker's final step (evaluation, totals) is no iteration
-        "iterations": sum(1 for r in run.iterations if NO_TRAINING_NOTE not in r.notes),
+        "iterations": run.trained_count(),
         "first_step": steps[0] if steps else None,
         "last_step": steps[-1] if steps else None,
         "status": status,

@@ -44,8 +44,6 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
     wanted: tuple[str, ...] = OBSERVE_COLUMNS if run.format == "observe" else TINKER_COLUMNS
     columns = tuple(c for c in wanted if run.metrics.has_finite(c)) or wanted[:1]
     texts = sum(1 for r in run.iterations if r.has_texts)
-    # tinker's step N after N training steps (final evaluation, totals) is listed, not counted
-    trained = sum(1 for r in run.iterations if NO_TRAINING_NOTE not in r.notes)
     rollouts = sum(r.rollouts for r in run.iterations)
     evals: list[dict[str, Any]] = []
     # every evaluator, with pages or only in the metrics (its results are merged into the
@@ -110,7 +108,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         "rows_html": iteration_rows(run, columns) if rows else None,
         "long_table": len(run.iterations) > LONG_TABLE,
         "n_texts": texts,
-        "n_iterations": trained,
+        "n_iterations": run.trained_count(),
         "n_rollouts": rollouts,
         "evals": evals,
         "config_json": config_text(run.config) if run.config is not None else None,
