@@ -1563,7 +1563,6 @@
   function stepGroup(dir) {
     var line = stickyOffsets() + 8; // the groups' scroll-margin-top
     var list = visibleGroups();
-    if (!list.length) return;
     var cur = -1, i;
     if (lastStep && Math.abs(window.scrollY - lastStep.y) < 2 && list.indexOf(lastStep.el) >= 0) {
       cur = list.indexOf(lastStep.el);
@@ -1571,7 +1570,8 @@
       for (i = 0; i < list.length; i++) if (list[i].getBoundingClientRect().top <= line + 4) cur = i;
     }
     var idx;
-    if (dir > 0) idx = cur + 1;
+    if (!list.length) idx = -1; // no group of this page matches the filters: the next (or previous) page may
+    else if (dir > 0) idx = cur + 1;
     else idx = cur >= 0 && list[cur].getBoundingClientRect().top < line - 4 && list[cur] !== (lastStep && lastStep.el) ? cur : cur - 1;
     if (idx < 0 || idx >= list.length) {
       // past this page's groups: the next (or previous) page of this iteration, if any
@@ -1580,7 +1580,8 @@
         window.location.href = PAGES[other - 1] + filterHash();
         return;
       }
-      toast(dir > 0 ? "last group of this " + (PAGES.length > 1 ? "iteration" : "page") : "first group of this " + (PAGES.length > 1 ? "iteration" : "page"));
+      if (!list.length) toast("no group of this page matches the filters");
+      else toast(dir > 0 ? "last group of this " + (PAGES.length > 1 ? "iteration" : "page") : "first group of this " + (PAGES.length > 1 ? "iteration" : "page"));
       return;
     }
     var pick = list[idx];

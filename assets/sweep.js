@@ -21,13 +21,28 @@
     return v === null ? cell.textContent.trim() : v;
   }
 
+  // names by the numbers in them, decimals and exponents included (sweep.natural_key):
+  // lr_0.0005 before lr_0.001, lr_3e-5 before lr_1e-4, run2 before run10
+  var NUMBER = /([0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)/;
+  function naturalCompare(a, b) {
+    var ta = a.split(NUMBER), tb = b.split(NUMBER);
+    for (var i = 0; i < Math.min(ta.length, tb.length); i++) {
+      var x = ta[i], y = tb[i];
+      if (x === y) continue;
+      var numeric = i % 2 === 1; // split with a group: numbers at odd places
+      if (numeric) { var d = Number(x) - Number(y); if (d) return d; }
+      var c = x.localeCompare(y, undefined, { sensitivity: "base" });
+      if (c) return c;
+    }
+    return ta.length - tb.length;
+  }
   function compare(a, b) {
     if (a === b) return 0;
     if (a === "") return 1; // empty cells last, whatever the direction
     if (b === "") return -1;
     var na = Number(a), nb = Number(b);
     if (!isNaN(na) && !isNaN(nb)) return na - nb;
-    return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
+    return naturalCompare(a, b);
   }
 
   function sortBy(th, wanted) {

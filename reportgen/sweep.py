@@ -387,10 +387,20 @@ def plan_sweep(sources: list[str], out: Path | None = None) -> SweepPlan | None:
     return SweepPlan(list(zip(unique_names(sources), sources)), title, " ".join(sources))
 
 
+# a number in a run's name: decimal digits of any script (\d: "٣" is 3; "²" is no decimal
+# digit and stays a letter), a decimal part, an exponent, so that a sweep of lr_0.0005 ...
+# lr_0.003 or lr_3e-5, lr_1e-4 sorts by value
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+
+
+def _number(token: str) -> float | int:
+    return int(token) if token.isdigit() else float(token)
+
+
 def natural_key(name: str) -> list[Any]:
-    """Sort key putting run2 before run10."""
-    # isdecimal, as \d matches: "²" is a digit to isdigit, and int() refuses it
-    return [(0, int(t), "") if t.isdecimal() else (1, 0, t.lower()) for t in re.split(r"(\d+)", name) if t]
+    """Sort key putting run2 before run10, and lr_0.0005 before lr_0.001 (sweep.js's
+    ``naturalCompare`` orders the table's names alike)."""
+    return [(0, _number(t), "") if _NUMBER.fullmatch(t) else (1, 0, t.lower()) for t in _NUMBER.split(name) if t]
 
 
 # ---------------------------------------------------------------- building a sweep

@@ -716,3 +716,17 @@ def test_index_leaves_out_a_run_json_of_another_shape_and_says_which_field(tmp_p
     (site / "agent" / "run.json").write_text(json.dumps(good))
     assert invoke("index", str(site)).exit_code == 0
     assert len(soup(site / "index.html").select("#sw-table tbody tr")) == 3
+
+
+def test_run_names_sort_by_the_numbers_in_them_decimals_and_exponents_too():
+    """A learning-rate sweep's folders sort by value (lr_0.0005 before lr_0.001, which
+    digit runs put after 0.003), as run2 sorts before run10; sweep.js sorts the table alike."""
+    from reportgen.sweep import natural_key
+
+    lrs = ["lr_0.003", "lr_0.0005", "lr_0.001", "lr_0.01", "lr_0.0003"]
+    assert sorted(lrs, key=natural_key) == ["lr_0.0003", "lr_0.0005", "lr_0.001", "lr_0.003", "lr_0.01"]
+    assert sorted(["lr_1e-4", "lr_3e-5", "lr_2E-4"], key=natural_key) == ["lr_3e-5", "lr_1e-4", "lr_2E-4"]
+    assert sorted(["run10", "run2", "Run1"], key=natural_key) == ["Run1", "run2", "run10"]
+    assert sorted(["x²", "x3"], key=natural_key) == ["x3", "x²"]  # "²" is no number here
+    js = (Path(__file__).parent.parent / "assets" / "sweep.js").read_text()
+    assert "function naturalCompare" in js and "return naturalCompare(a, b);" in js

@@ -217,6 +217,14 @@ def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watche
     # the toast is drawn, and read out by a live region that was in the page from the start
     wait_js(watched, "document.getElementById('rg-said').textContent === 'last group of this iteration'")
     assert watched.page.get_attribute("#rg-toast", "aria-hidden") == "true"
+    # no group of page 1 matches ("echo" is group 4's word, on page 2): n goes on to page 2
+    open_page(watched, site, "train_iteration_000001.html", "#q=echo")
+    watched.page.keyboard.press("n")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#q=echo")
+    open_page(watched, site, "train_iteration_000001_p3.html", "#q=echo")  # the last page: said
+    watched.page.keyboard.press("n")
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    assert watched.page.inner_text("#rg-toast") == "no group of this page matches the filters"
     clean(watched, site)
 
 
