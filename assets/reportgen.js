@@ -408,6 +408,7 @@
     } catch (e) { /* file:// in some browsers: the view still works */ }
     carry();
   }
+  var LAST_GROUP = "last-group"; // at= of p from the next page: the last group shown
   function filterHash(extra) {
     // what travels to another iteration: filters and view, not the anchor nor the comparison
     var p = (extra || []).concat(stateParams(FILTER_KEYS.concat(VIEW_KEYS)));
@@ -1472,6 +1473,12 @@
     applyView();
     applyFilters();
     carry();
+    if (p.at === LAST_GROUP) {
+      // p from the next page: the last group the filters leave, known once they are applied
+      var shownGroups = visibleGroups();
+      if (shownGroups.length) target = { kind: "anchor", value: shownGroups[shownGroups.length - 1].id };
+      writeHash(false); // the address names that group (or none), as n and p write it
+    }
     goToTarget(p, initial);
     if (compareIds && compareIds.length === 2) compareFromHash(compareIds);
     else {
@@ -1577,7 +1584,8 @@
       // past this page's groups: the next (or previous) page of this iteration, if any
       var other = PAGE_NO + (dir > 0 ? 1 : -1);
       if (other >= 1 && other <= PAGES.length && PAGES[other - 1]) {
-        window.location.href = PAGES[other - 1] + filterHash();
+        // back to the previous page's last group (it opened at its top, groups away)
+        window.location.href = PAGES[other - 1] + filterHash(dir < 0 ? ["at=" + LAST_GROUP] : []);
         return;
       }
       if (!list.length) toast("no group of this page matches the filters");
