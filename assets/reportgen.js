@@ -964,7 +964,8 @@
     var key = p.cid.split(":")[0];
     var at = key.indexOf("@");
     var where = at < 0 ? p.word + " " + key : "eval " + key.slice(0, at) + ", step " + key.slice(at + 1);
-    var s = where + " · group " + p.group + " · #" + p.member;
+    // a PPO member has no group (its batch is one card, data-group "-"): no "group -"
+    var s = where + (p.group && p.group !== "-" ? " · group " + p.group : "") + " · #" + p.member;
     return p.dir === SITE_DIR ? s : p.site + ": " + s;
   }
   function renderTray() {

@@ -1003,6 +1003,12 @@ def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_
     watched.goto(file_url(site / "train_iteration_000001.html") + "#g-0-m0")
     watched.page.wait_for_url("**/train_iteration_000001_p3.html#g-0-m0")
     watched.page.wait_for_selector("#g-0-m0.target-hl")
+    # a PPO member has no group: the tray names the update and the member, no "group -"
+    watched.page.check("#g-0-m0 .pick input")
+    watched.page.check("#g-0-m1 .pick input")
+    tray = watched.page.inner_text("#rg-tray")
+    assert "update 1 · #0" in tray and "update 1 · #1" in tray and "group" not in tray, tray
+    watched.page.evaluate("localStorage.removeItem('reportgen.compare.v1')")
     clean(watched, site)
 
 
