@@ -936,7 +936,7 @@
       setX(spec, domain);
       if (ex.log) {
         spec.layer.forEach(function (l) {
-          if (l.encoding && l.encoding.y) { l.encoding.y.scale = { type: nonPos ? "symlog" : "log", nice: false }; l.encoding.y.axis.format = "~g"; }
+          if (l.encoding && l.encoding.y) { l.encoding.y.scale = { type: nonPos ? "symlog" : "log", nice: false }; }  // labels: charts.py's labelExpr
         });
         if (nonPos) ex.note.textContent = "Some values are zero or negative: the y axis is a symmetric log scale.";
       }

@@ -28,12 +28,6 @@
     return tag === "textarea" || tag === "select" || t.isContentEditable;
   }
   // web storage may be missing or throw (privacy modes, some file:// setups): never fatal
-  // single-key shortcuts can be turned off (WCAG 2.1.4): the help dialog's switch, kept in
-  // this browser's storage for every page of every site
-  var KEYS_KEY = "reportgen.keys.v1";
-  function keysOn() {
-    try { return window.localStorage.getItem(KEYS_KEY) !== "off"; } catch (e) { return true; }
-  }
   function keeper(area) {
     return {
       get: function (k) { try { return window[area].getItem(k); } catch (e) { return null; } },
@@ -42,6 +36,10 @@
     };
   }
   var store = keeper("localStorage"), session = keeper("sessionStorage");
+  // single-key shortcuts can be turned off (WCAG 2.1.4): the help dialog's switch, kept in
+  // this browser's storage for every page of every site
+  var KEYS_KEY = "reportgen.keys.v1";
+  function keysOn() { return store.get(KEYS_KEY) !== "off"; }
   // 1,024: counts written as the pages write them (not toLocaleString: the same in every locale)
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function num(s) {
@@ -1354,10 +1352,8 @@
   if (keysBox) {
     keysBox.checked = keysOn();
     keysBox.addEventListener("change", function () {
-      try {
-        if (keysBox.checked) window.localStorage.removeItem(KEYS_KEY);
-        else window.localStorage.setItem(KEYS_KEY, "off");
-      } catch (e) { toast("this browser keeps no storage here: the keys stay on"); keysBox.checked = true; }
+      if (keysBox.checked) store.del(KEYS_KEY);
+      else if (!store.set(KEYS_KEY, "off")) { toast("this browser keeps no storage here: the keys stay on"); keysBox.checked = true; }
     });
   }
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from reportgen.model import Member, Message, ToolCall
+from reportgen.model import Group, Member, Message, ToolCall
 from reportgen.site import BuildOptions, build
+from reportgen.views import cards
 from reportgen.views.iteration import compact_line, json_tree
 from reportgen.views.markdown import highlight_code, render_markdown
 
@@ -88,6 +89,22 @@ def build_synthetic(tmp: Path, groups_per_page: int = 3) -> Path:
     out = tmp / "site"
     build(str(synthetic_run(tmp / "src")), out, BuildOptions(groups_per_page=groups_per_page))
     return out
+
+
+def groups_html(groups: list[Group], observe: bool = True) -> str:
+    """The groups' HTML as a page of them holds it (no markdown, no links to other updates)."""
+    return "".join(
+        cards.group_chunks(
+            groups,
+            md=False,
+            page_key="1",
+            training_known=observe,
+            train=True,
+            observe=observe,
+            others=lambda k: ([], 0),
+            facts=cards.PageGroups(),
+        )
+    )
 
 
 def soup(path: Path) -> BeautifulSoup:
@@ -632,26 +649,13 @@ def test_plain_conversation_pairs_results_past_65536_calls():
 def test_duplicates_are_whole_texts_not_lengths():
     """A group's duplicates are the members whose whole text another member has: texts of
     one length that differ are not duplicates, conversations compare their whole text."""
-    from reportgen.model import Group
-    from reportgen.views import cards
 
     def dups(texts: list[str | list[Message]]) -> list[str]:
         members = [
             Member(i, reward=1.0, completion=t) if isinstance(t, str) else Member(i, reward=1.0, messages=t)
             for i, t in enumerate(texts)
         ]
-        html = "".join(
-            cards.group_chunks(
-                [Group(id=0, prompt=None, members=members)],
-                md=False,
-                page_key="1",
-                training_known=True,
-                train=True,
-                observe=True,
-                others=lambda k: ([], 0),
-                facts=cards.PageGroups(),
-            )
-        )
+        html = groups_html([Group(id=0, prompt=None, members=members)])
         s = BeautifulSoup(html, "html.parser")
         return sorted(x["data-member"] for x in s.select(".member[data-dup=true]"))
 

@@ -1357,7 +1357,7 @@ def test_equal_conversations_go_one_to_each_member_and_are_not_shown_again():
     """Several trajectories of a group may say the same thing (727 three times): each member
     takes a conversation object of its own, so the page's "not attributable" list (the
     conversations no member took, by identity) holds none of them again."""
-    from reportgen.views.cards import PageGroups, group_chunks
+    from .test_iteration_view import groups_html
 
     reader, run = scan(FIX / "calc_agent_multiturn")
     it = reader.load(run.iterations[0])
@@ -1371,16 +1371,5 @@ def test_equal_conversations_go_one_to_each_member_and_are_not_shown_again():
     g0 = it.groups[0]
     assert len(g0.conversations) == 4 and all(m.messages is not None for m in g0.members)
     assert len({tuple(map(repr, m.messages)) for m in g0.members}) < 4  # two of them are equal
-    html = "".join(
-        group_chunks(
-            [g0],
-            md=False,
-            page_key="k",
-            training_known=False,
-            train=True,
-            observe=False,
-            others=lambda key: ([], 0),
-            facts=PageGroups(),
-        )
-    )
+    html = groups_html([g0], observe=False)
     assert "not attributable" not in html

@@ -2,14 +2,14 @@
 
 # template name -> site.template_fingerprint of the source it was compiled from
 FINGERPRINTS = {
-    '_charts.html': 'de7aa7c6209a2cef2344e698e4d9757496580565d46c769fa9e99922544f6ec0',
+    '_charts.html': '7fac63bd67ed01341120619adab314ca2c80c1424bbb4454cc5b5a43f2a3bf7e',
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '68c5afd8f2619f530cb3e9d962b34161f3abae0374889bc364a7171097674f49',
     'iteration.html': 'b4fba19d781108d7a4354335b6753c1f85b6a2d985b9f345d83958d948965a65',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
-    'runs_index.html': 'e2233c2d9cb11e98a708f43890351d5819f872168237c993ecd66b9e57771aa0',
+    'runs_index.html': 'c3a6b37f03be9e62cc0a6cb3de40de446d37cd94b42fe1ef126874165432f5bb',
     'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',
     'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
 }

@@ -103,7 +103,7 @@ def root(context, missing=missing):
             yield '<option value="time">wall time</option><option value="elapsed">elapsed hours</option>'
         yield '\n        </select></label>\n      </div>\n      <p class="rg-series" id="rg-explorer-legend"></p>\n      <div class="rg-plot rg-plot-big" id="rg-explorer-plot" tabindex="0" role="group" aria-label="chart of the picked metrics: arrow keys move between '
         yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
-        yield 's, Enter opens one"><p class="rg-status subtle">Pick one or more metrics to chart them.</p></div>\n      <p class="rg-note subtle" id="rg-explorer-note"></p>\n    </div>\n  </div>\n</section>\n<div id="rg-tip" class="rg-tip" hidden></div>\n<div id="rg-msg" class="rg-msg" hidden></div>\n<div id="rg-said" class="rg-live" role="status" aria-live="polite"></div>\n<noscript><p class="subtle">The charts need JavaScript; the tables below hold the same numbers.</p></noscript>\n'
+        yield 's, Enter opens one"><p class="rg-status subtle">Pick one or more metrics to chart them.</p></div>\n      <p class="rg-note subtle" id="rg-explorer-note"></p>\n    </div>\n  </div>\n</section>\n<div id="rg-tip" class="rg-tip" hidden></div>\n<div id="rg-msg" class="rg-msg" hidden></div>\n<div id="rg-said" class="vh" role="status" aria-live="polite"></div>\n<noscript><p class="subtle">The charts need JavaScript; the tables below hold the same numbers.</p></noscript>\n'
     else:
         pass
         yield '\n<p class="subtle">No metric was logged in this run.</p>\n'

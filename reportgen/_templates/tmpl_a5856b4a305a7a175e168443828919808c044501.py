@@ -400,7 +400,7 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(l_1_c, 'title'))
             yield ', one per run; arrow keys move between points, Enter opens"><p class="sw-status subtle">drawing…</p></div>\n    </figure>\n  '
         l_1_c = missing
-        yield '\n  </div>\n  <noscript><p class="subtle">The curves need JavaScript; the table above holds the final and best values.</p></noscript>\n  <div id="sw-said" class="sw-live" role="status" aria-live="polite"></div>\n  '
+        yield '\n  </div>\n  <noscript><p class="subtle">The curves need JavaScript; the table above holds the final and best values.</p></noscript>\n  <div id="sw-said" class="vh" role="status" aria-live="polite"></div>\n  '
     else:
         pass
         yield '\n  <p class="subtle">None of the runs logged a reward or another key metric.</p>\n  '

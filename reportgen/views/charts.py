@@ -203,7 +203,7 @@ def _y_enc(field_name: str = "y") -> dict[str, Any]:
         "field": field_name,
         "type": "quantitative",
         "scale": {"zero": False, "nice": True},
-        "axis": {"title": None, "tickCount": 4, "labelOverlap": True, "format": "~r", "labelExpr": _Y_LABELS},
+        "axis": {"title": None, "tickCount": 4, "labelOverlap": True, "labelExpr": _Y_LABELS},
     }
 
 
