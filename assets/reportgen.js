@@ -1441,6 +1441,9 @@
           window.location.replace(PAGES[row.page - 1] + window.location.hash);
           return;
         }
+        // its group is here and the member is not: no other page holds it either
+        toast(target.value + " is not in " + gid);
+        return;
       }
       if (initial && seekOtherPage(params)) return;
       toast((target.kind === "prompt" ? "prompt " : "") + target.value + " is not on " +

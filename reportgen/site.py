@@ -98,7 +98,8 @@ class BuildResult:
 
     out: Path
     updates: int = 0
-    rollouts: int = 0
+    rollouts: int = 0  # train rollouts, as the index counts them
+    eval_rollouts: int = 0
     pages: int = 0
     reused: int = 0
     seconds: float = 0.0
@@ -118,7 +119,10 @@ class BuildResult:
         else:
             pages = f"{n(self.pages, 'page')} written"
         what = n(self.updates, self.word[:-1]) if self.word.endswith("s") else f"{self.updates:,} {self.word}"
-        return f"built {self.out}: {what}, {n(self.rollouts, 'rollout')}, {pages} in {self.seconds:.2f} s"
+        shown = n(self.rollouts, "rollout")
+        if self.eval_rollouts:
+            shown += f" (and {self.eval_rollouts:,} in evaluations)"
+        return f"built {self.out}: {what}, {shown}, {pages} in {self.seconds:.2f} s"
 
 
 def template_fingerprint(env: Environment, name: str, source: str) -> str:
@@ -1519,8 +1523,8 @@ def render_run(
     search: bool = False,
     old_downloads: dict[str, Any] | None = None,
     new_downloads: dict[str, Any] | None = None,
-) -> int:
-    """Render every page of one run into ``writer``; returns rollouts seen.
+) -> None:
+    """Render every page of one run into ``writer`` (each iteration's counts land on its ref).
 
     ``old_downloads``: what the state file of ``old_root`` says of its metric downloads;
     ``new_downloads``: filled with what the new state file is to say of them.
@@ -1548,13 +1552,11 @@ def render_run(
     job.sequences = sequences
     if in_place and old_root is not None and old_pages:
         job.in_place = _regular_files(old_root)
-    rollouts = 0
     done = 0
     log_summary: LogSummary | None = None
     log_written = False  # the run's log page (written once, while workers render if there are)
 
     def record(si: int, i: int, res: _Result) -> None:
-        nonlocal rollouts
         ref = sequences[si][i]
         ref.rollouts, ref.groups, ref.trained, ref.reward_mean, ref.unknown, pages, files, key, said, status, notes = (
             res
@@ -1572,7 +1574,6 @@ def render_run(
                 "content": both[1],  # everything but the "next" link (see _add_next)
                 "next": nxt.page if nxt else None,
             }
-        rollouts += ref.rollouts
         writer.count += pages
 
     results: dict[tuple[int, int], _Result] = {}
@@ -1818,7 +1819,6 @@ def render_run(
             "code_diff.html",
             env.get_template("code_diff.html").render({**common, "lines": list(_diff_lines(run.code_diff))}),
         )
-    return rollouts
 
 
 def _write_run_log(
@@ -1980,7 +1980,7 @@ def _build(
         title = shown_text(options.title or run.title or "run")  # --title from argv: any bytes
         new_pages: dict[str, Any] = {}
         new_downloads: dict[str, Any] = {}
-        rollouts = render_run(
+        render_run(
             reader,
             run,
             writer,
@@ -2048,7 +2048,8 @@ def _build(
     return BuildResult(
         out=out,
         updates=len(run.iterations),
-        rollouts=rollouts,
+        rollouts=sum(r.rollouts for r in run.iterations),
+        eval_rollouts=sum(r.rollouts for refs in run.evals.values() for r in refs),
         pages=writer.count,
         reused=reused,
         rendered=len(new_pages) - reused,

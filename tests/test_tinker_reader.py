@@ -1373,3 +1373,23 @@ def test_equal_conversations_go_one_to_each_member_and_are_not_shown_again():
     assert len({tuple(map(repr, m.messages)) for m in g0.members}) < 4  # two of them are equal
     html = groups_html([g0], observe=False)
     assert "not attributable" not in html
+
+
+def test_the_build_line_counts_rollouts_as_the_index_does(tmp_path):
+    """The CLI's last line gives the index's rollout count (every train iteration's, with
+    texts or not) and the evaluations' apart, a rebuild the same as the build."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    _, run = scan(run_dir)
+    train = sum(r.rollouts for r in run.iterations)
+    evals = sum(r.rollouts for refs in run.evals.values() for r in refs)
+    assert train and evals
+    for _ in range(2):
+        res = build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+        assert f", {train:,} rollouts (and {evals:,} in evaluations), " in res.summary()
+    index = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
+    shown = {d.dt.get_text(): d.dd.get_text() for d in index.select("dl div")}
+    assert shown["rollouts"] == f"{train:,}"

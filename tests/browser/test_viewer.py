@@ -926,6 +926,13 @@ def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
     wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
     assert watched.page.inner_text("#rg-toast") == "g9 is not on any page of this iteration"
     assert watched.page.url.endswith("train_iteration_000001_p2.html#g9")
+    # a member its group lacks: said on the group's page, not after a walk to the last page
+    watched.goto(file_url(site / "train_iteration_000001.html") + "#g4-m99")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#g4-m99")
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    assert watched.page.inner_text("#rg-toast") == "g4-m99 is not in g4"
+    watched.page.wait_for_timeout(300)
+    assert watched.page.url.endswith("train_iteration_000001_p2.html#g4-m99")
     clean(watched, site)
 
 
