@@ -314,6 +314,7 @@ class Iteration:
     logtree: dict[str, Any] | None = None  # tinker: the parsed logtree JSON (title, started_at, root)
     logtree_root: LogNode | None = None
     warnings: list[str] = field(default_factory=list)
+    timing: list[dict[str, Any]] | None = None  # tinker: the step's spans (timing_spans.jsonl)
 
 
 TOKENS_NONE = -(1 << 63)  # MemberFacts.tokens: no token count
@@ -549,7 +550,9 @@ class Run:
     config: Any = None
     checkpoints: list[Checkpoint] = field(default_factory=list)
     code_diff: str | None = None
-    timing: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    # tinker: step -> (offset, length) of its line in timing_spans.jsonl (the last line of
+    # a step wins), read again by the page that shows it: a run's spans are not kept
+    timing: dict[int, tuple[int, int]] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)  # extra header facts (tinker)
     eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix
     # prompt key -> train iteration numbers where it was sampled (for cross-links)

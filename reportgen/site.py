@@ -1205,8 +1205,11 @@ def _files_key(reader: Any) -> Callable[[IterationRef], str] | None:
 
     def key(ref: IterationRef) -> str:
         loc = ref.locator if isinstance(ref.locator, dict) else {}
-        parts = []
-        for rel in sorted(v for v in loc.values() if isinstance(v, str)):
+        parts: list[tuple[str, Any, int]] = []
+        for k, rel in sorted((k, v) for k, v in loc.items() if isinstance(v, str)):
+            if k.startswith("@"):  # a fact, not a file (tinker.TIMING_AT): taken as it is
+                parts.append((k, rel, 0))
+                continue
             try:
                 st = os.stat(storage.local_path(rel))
                 parts.append((rel, st.st_size, st.st_mtime_ns))

@@ -11,5 +11,5 @@ FINGERPRINTS = {
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': 'c3a6b37f03be9e62cc0a6cb3de40de446d37cd94b42fe1ef126874165432f5bb',
     'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',
-    'tinker_iteration.html': '3f70aaf8de008b24a7933a3ab2d405b7858631695eebe967505320e96c049664',
+    'tinker_iteration.html': 'f0d2ad0ad0500bdb51e424b090bf8279ea14cac36fee6c9dd50a0ee7c4a25382',
 }

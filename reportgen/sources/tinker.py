@@ -238,6 +238,9 @@ def _row_step(row: dict[str, Any]) -> int | None:
 
 
 LOG_FILE = "logs.log"
+TIMING_FILE = "timing_spans.jsonl"
+# a locator key that names no file: the step's line in TIMING_FILE, "offset:length"
+TIMING_AT = "@timing"
 LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
 LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is far less)
 # logging's format in tinker-cookbook (utils/ml_log.py): "%(name)s:%(lineno)d [%(levelname)s] %(message)s"
@@ -335,7 +338,7 @@ class TinkerReader:
                 except UnicodeDecodeError as exc:  # the first bad byte's line
                     where = ":" + str(raw.count(b"\n", 0, exc.start) + 1)
                 run.warnings.append(f"{st.display('code.diff')}{where}: invalid UTF-8 replaced by U+FFFD")
-        if "timing_spans.jsonl" in name_set:
+        if TIMING_FILE in name_set:
             self._read_timing(run)
         said = run.metrics.left_out_warning()  # after the timing spans' names, which count too
         if said:
@@ -398,9 +401,20 @@ class TinkerReader:
     def _iter_jsonl(self, rel: str, warnings: list[str], objects: bool = False) -> Iterator[tuple[int, Any]]:
         """(line number, value) for each non-empty line; bad lines become warnings, and with
         ``objects`` so do lines that are not a JSON object (skipped: every record is one)."""
+        for lineno, _, _, value in self._iter_jsonl_at(rel, warnings, objects):
+            yield lineno, value
+
+    def _iter_jsonl_at(
+        self, rel: str, warnings: list[str], objects: bool = False
+    ) -> Iterator[tuple[int, int, int, Any]]:
+        """As ``_iter_jsonl``, with each line's byte offset and length: (line number, offset,
+        length, value)."""
         replaced = [0]
+        offset = 0
         with self.storage.open(rel) as f:
             for lineno, raw in enumerate(f, 1):
+                at = offset
+                offset += len(raw)
                 if not raw.strip():
                     continue
                 try:
@@ -417,7 +431,7 @@ class TinkerReader:
                 if objects and not isinstance(value, dict):
                     warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
                     continue
-                yield lineno, value
+                yield lineno, at, len(raw), value
         if replaced[0]:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
 
@@ -529,25 +543,31 @@ class TinkerReader:
             )
 
     def _read_timing(self, run: Run) -> None:
-        """timing_spans.jsonl (spec §8): each step's spans, and their seconds summed by name as
-        metrics ``timing_spans/<name>`` (the explorer and the downloads show them), the last
-        line of a step winning (a resume does not truncate this file, spec §9)."""
-        for _, rec in self._iter_jsonl("timing_spans.jsonl", run.warnings, objects=True):
+        """timing_spans.jsonl (spec §8): where each step's line is (``run.timing``: its page
+        reads the spans again) and their seconds summed by name as metrics
+        ``timing_spans/<name>`` (the explorer and the downloads show them), the last line of a
+        step winning (a resume does not truncate this file, spec §9)."""
+        sums: dict[int, dict[str, float]] = {}
+        for _, at, length, rec in self._iter_jsonl_at(TIMING_FILE, run.warnings, objects=True):
             step = _int(rec.get("step"))
             spans = rec.get("spans")
-            if step is not None and isinstance(spans, list):
-                run.timing[step] = [s for s in spans if isinstance(s, dict)]
-        table = run.metrics
-        logged = set(table.columns)  # metrics.jsonl's own: a span never overwrites one
-        taken: set[str] = set()
-        for step, spans in sorted(run.timing.items()):
-            if table.row_of(step) is None:
-                continue  # a step with no metrics row (a dead attempt's): no row of its own
+            if step is None or not isinstance(spans, list):
+                continue
+            run.timing[step] = (at, length)
             totals: dict[str, float] = {}
             for sp in spans:
+                if not isinstance(sp, dict):
+                    continue
                 name, seconds = sp.get("name"), _finite(sp.get("duration"))
                 if isinstance(name, str) and seconds is not None:
                     totals[name] = totals.get(name, 0.0) + seconds
+            sums[step] = totals
+        table = run.metrics
+        logged = set(table.columns)  # metrics.jsonl's own: a span never overwrites one
+        taken: set[str] = set()
+        for step, totals in sorted(sums.items()):
+            if table.row_of(step) is None:
+                continue  # a step with no metrics row (a dead attempt's): no row of its own
             row = table.row_for(step)
             for name, seconds in totals.items():
                 metric = f"timing_spans/{name}"
@@ -558,7 +578,7 @@ class TinkerReader:
         if taken:
             some = ", ".join(repr(n) for n in sorted(taken)[:5]) + (" …" if len(taken) > 5 else "")
             run.warnings.append(
-                f"{self.storage.display('timing_spans.jsonl')}: span metrics named as metrics.jsonl's own are "
+                f"{self.storage.display(TIMING_FILE)}: span metrics named as metrics.jsonl's own are "
                 f"left out (metrics.jsonl's are kept): {some}"
             )
 
@@ -642,6 +662,9 @@ class TinkerReader:
                     ref.notes.append("no logtree (async mode or num_groups_to_log=0)")
                 if resumes:
                     ref.segment = sum(1 for r in resumes if r <= n)
+                at = run.timing.get(n)
+                if at is not None:  # in the page's key too: its spans change, its page does
+                    ref.locator[TIMING_AT] = f"{at[0]}:{at[1]}"
                 train[n] = ref
             else:
                 run.evals.setdefault(label, []).append(ref)
@@ -819,10 +842,30 @@ class TinkerReader:
         except (TypeError, orjson.JSONEncodeError):  # the views export one from the groups instead
             return None
 
+    def timing_spans(self, at: str, warnings: list[str]) -> list[dict[str, Any]] | None:
+        """The spans of the timing_spans.jsonl line at ``at`` ("offset:length", a locator's
+        ``TIMING_AT``); None, said in ``warnings``, when the file no longer holds that line."""
+        display = self.storage.display(TIMING_FILE)
+        try:
+            offset, length = (int(x) for x in at.split(":"))
+            with self.storage.open(TIMING_FILE) as f:
+                f.seek(offset)
+                raw = f.read(length)
+            rec = _loads(raw, [0]) if len(raw) == length else None
+        except (ValueError, RecursionError, InputError):
+            rec = None
+        spans = rec.get("spans") if isinstance(rec, dict) else None
+        if not isinstance(spans, list):
+            warnings.append(f"{display}: this step's line changed since the scan; its timing is not shown")
+            return None
+        return [sp for sp in spans if isinstance(sp, dict)]
+
     def load(self, ref: IterationRef) -> Iteration:
         """The texts of one iteration: logtree tree and groups."""
         loc: dict[str, str] = ref.locator or {}
         it = Iteration(ref=ref, groups=[])
+        if loc.get(TIMING_AT):
+            it.timing = self.timing_spans(loc[TIMING_AT], it.warnings)
         root: LogNode | None = None
         doc: dict[str, Any] | None = None
         rel = loc.get("logtree") or loc.get("html")

@@ -705,6 +705,11 @@ def iteration_context(
         from .logtree_html import render_logtree  # tinker only: keeps observe builds from importing it
 
         logtree_html = render_logtree(it.logtree_root)
+    timing = None
+    if it.timing:
+        from .timing import timing_view  # tinker only
+
+        timing = timing_view(it.timing)
     return {
         "run": run,
         "ref": ref,
@@ -726,6 +731,7 @@ def iteration_context(
         # could only hide every member (its parse errors are badges, in the badge filter)
         "tool_errors_known": observe,
         "logtree_html": logtree_html,
+        "timing": timing,
         # prompts.js adds the later updates to a group's "same prompt in" links: a page of
         # PPO members (no group prompt) does not load it (a megabyte on a PPO run)
         "prompt_links": bool(run.prompt_index)
