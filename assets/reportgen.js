@@ -40,6 +40,14 @@
   // this browser's storage for every page of every site
   var KEYS_KEY = "reportgen.keys.v1";
   function keysOn() { return store.get(KEYS_KEY) !== "off"; }
+  // the arrows scroll the page; a fresh press at its end (↓) or top (↑) moves to the next or
+  // previous iteration, as retrograd's viewer does at once: holding the key to scroll never
+  // leaves the page
+  function arrowMoves(e) {
+    if (e.repeat) return false;
+    var end = (doc.scrollingElement || doc.documentElement).scrollHeight - 2;
+    return e.key === "ArrowDown" ? window.innerHeight + window.scrollY >= end : window.scrollY <= 0;
+  }
   // 1,024: counts written as the pages write them (not toLocaleString: the same in every locale)
   function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function num(s) {
@@ -211,6 +219,8 @@
     doc.addEventListener("keydown", function (e) {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e) || !keysOn()) return;
       var link = null;
+      var arrow = e.key === "ArrowDown" || e.key === "ArrowUp";
+      if (arrow && !arrowMoves(e)) return;
       if (e.key === "j" || e.key === "ArrowDown") link = doc.getElementById("nav-next");
       else if (e.key === "k" || e.key === "ArrowUp") link = doc.getElementById("nav-prev");
       if (link && link.href) { e.preventDefault(); window.location.href = link.href; }
@@ -1615,6 +1625,7 @@
       return; // Esc closes a modal dialog natively
     }
     if (e.key !== "Escape" && !keysOn()) return;
+    if ((e.key === "ArrowDown" || e.key === "ArrowUp") && !arrowMoves(e)) return; // the page scrolls
     var link = null;
     switch (e.key) {
       case "j": case "ArrowDown": link = doc.getElementById("nav-next"); break;

@@ -34,12 +34,12 @@ def block_logtree(context, missing=missing):
     yield '\n'
     if (undefined(name='logtree_html') if l_0_logtree_html is missing else l_0_logtree_html):
         pass
-        yield '\n<section class="logtree" aria-label="Logtree">\n  <details open><summary><h2>Logtree'
+        yield '\n<section class="logtree" aria-label="Logtree">\n  <details><summary><h2>Logtree'
         if (environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'logtree') and environment.getattr(environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'logtree'), 'title')):
             pass
             yield ': '
             yield escape(environment.getattr(environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'logtree'), 'title'))
-        yield '</h2></summary>\n  '
+        yield '</h2> <span class="subtle">the tree as tinker wrote it (the groups above show its conversations)</span></summary>\n  '
         if (environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'logtree') and environment.getattr(environment.getattr((undefined(name='it') if l_0_it is missing else l_0_it), 'logtree'), 'started_at')):
             pass
             yield '<p class="subtle">started at '

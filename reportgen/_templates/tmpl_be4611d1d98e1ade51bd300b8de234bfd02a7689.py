@@ -409,9 +409,11 @@ def block_main(context, missing=missing):
         yield 'No member matches the filters.'
     yield ' <button type="button" id="b-clear2">clear filters</button></p>'
     yield from context.blocks['logtree'][0](context)
-    yield '\n\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>j</kbd> <kbd>↓</kbd></td><td>next '
+    yield '\n\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>j</kbd></td><td>next '
     yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
-    yield ' (filters are kept)</td></tr>\n      <tr><td><kbd>k</kbd> <kbd>↑</kbd></td><td>previous '
+    yield ' (filters are kept)</td></tr>\n      <tr><td><kbd>k</kbd></td><td>previous '
+    yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
+    yield '</td></tr>\n      <tr><td><kbd>↓</kbd> <kbd>↑</kbd></td><td>scroll; pressed again at the end (top) of the page, the next (previous) '
     yield escape(('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iteration'))
     yield "</td></tr>\n      <tr><td><kbd>n</kbd> / <kbd>p</kbd></td><td>next / previous group (past this page's last, the next page)</td></tr>\n      <tr><td><kbd>/</kbd></td><td>search the texts</td></tr>\n      <tr><td><kbd>c</kbd></td><td>compare the two picked members (tick “compare” on a member; works across "
     yield escape(('updates' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'iterations'))
@@ -442,4 +444,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=194&23=218&25=220&26=226&27=230&28=236&29=250&30=258&32=260&34=263&35=266&38=282&39=290&42=298&44=301&45=303&46=321&48=327&52=330&55=336&57=340&64=344&71=347&72=361&73=375&77=389&79=393&84=397&95=402&97=404&100=411&106=413&107=415&110=417&100=420&130=429'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=194&23=218&25=220&26=226&27=230&28=236&29=250&30=258&32=260&34=263&35=266&38=282&39=290&42=298&44=301&45=303&46=321&48=327&52=330&55=336&57=340&64=344&71=347&72=361&73=375&77=389&79=393&84=397&95=402&97=404&100=411&106=413&107=415&108=417&111=419&100=422&131=431'

@@ -84,16 +84,34 @@ def test_every_page_opens_without_error(sites, watched):
 
 # ------------------------------------------------------------------ keys
 def test_j_k_and_arrows_move_between_iterations(sites, watched):
+    """j/k move at once; an arrow scrolls, and moves on only when pressed again at the end
+    (↓) or the top (↑) of the page, never while held down to scroll."""
     site = sites["grpo"]
     open_page(watched, site, "train_iteration_000002.html")
-    watched.page.keyboard.press("j")
-    watched.page.wait_for_url("**/train_iteration_000004.html*")
-    watched.page.keyboard.press("ArrowDown")
-    watched.page.wait_for_url("**/train_iteration_000006.html*")
-    watched.page.keyboard.press("k")
-    watched.page.wait_for_url("**/train_iteration_000004.html*")
-    watched.page.keyboard.press("ArrowUp")
-    watched.page.wait_for_url("**/train_iteration_000002.html*")
+    p = watched.page
+    p.keyboard.press("j")
+    p.wait_for_url("**/train_iteration_000004.html*")
+    p.set_viewport_size({"width": 900, "height": 300})  # a page longer than the window
+    assert p.evaluate("document.documentElement.scrollHeight > innerHeight + 200")
+    p.keyboard.press("ArrowDown")
+    wait_js(watched, "window.scrollY > 0")
+    assert p.url.split("#")[0].endswith("train_iteration_000004.html")
+    # at the end (groups laid out as they come near grow the page: scroll until it stays)
+    wait_js(
+        watched,
+        "(scrollTo(0, document.documentElement.scrollHeight), "
+        "innerHeight + scrollY >= document.documentElement.scrollHeight - 2)",
+    )
+    p.dispatch_event("body", "keydown", {"key": "ArrowDown", "repeat": True})  # the key held down
+    p.wait_for_timeout(200)
+    assert p.url.split("#")[0].endswith("train_iteration_000004.html")
+    p.keyboard.press("ArrowDown")  # a new press at the end
+    p.wait_for_url("**/train_iteration_000006.html*")
+    p.keyboard.press("k")
+    p.wait_for_url("**/train_iteration_000004.html*")
+    p.keyboard.press("ArrowUp")  # at the top already
+    p.wait_for_url("**/train_iteration_000002.html*")
+    p.set_viewport_size({"width": 1280, "height": 900})
     clean(watched, site)
 
 
