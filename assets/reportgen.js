@@ -343,7 +343,7 @@
   // #q=..&case=1&rmin=..&rmax=..&skip=..&tool=..&badge=..&trained=1&flag=1&errors=1&dup=1&sort=mean
   //  &compact=1&md=1&compare=12:3:1,14:3:2&at=g3-m2   (a bare #g3 or #g3-m2 is an anchor)
   // case=1: the search matches case (search.html's "match case" sends it along with its query)
-  var FILTER_KEYS = ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup"];
+  var FILTER_KEYS = ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "trained", "flag", "errors", "dup", "flat"];
   var VIEW_KEYS = ["sort", "compact", "md"];
   // group and member anchors (views.iteration.group_anchor): #g3, #g3-m2, #g-0 (no group id),
   // and "n" for a minus sign in ids the writer made negative: #gn1 (group -1), #g3-mn2 (member -2)
@@ -357,7 +357,7 @@
 
   function emptyState() {
     return { q: "", case: false, rmin: null, rmax: null, skip: "", tool: "", badge: "", trained: false, flag: false,
-      errors: false, dup: false, sort: "id", compact: false, md: false };
+      errors: false, dup: false, flat: false, sort: "id", compact: false, md: false };
   }
   function parseHash(hash) {
     hash = (hash || "").replace(/^#/, "");
@@ -393,7 +393,7 @@
     s.rmin = num(p.rmin);
     s.rmax = num(p.rmax);
     ["skip", "tool", "badge"].forEach(function (k) { s[k] = p[k] || ""; });
-    ["trained", "flag", "errors", "dup", "compact"].forEach(function (k) { s[k] = p[k] === "1"; });
+    ["trained", "flag", "errors", "dup", "flat", "compact"].forEach(function (k) { s[k] = p[k] === "1"; });
     s.sort = ["mean", "spread"].indexOf(p.sort) >= 0 ? p.sort : "id";
     s.md = p.md !== undefined ? p.md === "1" : store.get("reportgen.md") === "1";
     return s;
@@ -491,7 +491,7 @@
 
   // ------------------------------------------------------------------ controls
   var ctl = {};
-  ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "sort", "trained", "flag", "errors", "dup", "compact", "md"]
+  ["q", "case", "rmin", "rmax", "skip", "tool", "badge", "sort", "trained", "flag", "errors", "dup", "flat", "compact", "md"]
     .forEach(function (k) { ctl[k] = doc.getElementById("f-" + k); });
   function toControls() {
     Object.keys(ctl).forEach(function (k) {
@@ -516,7 +516,7 @@
     s.rmin = ctl.rmin ? num(ctl.rmin.value) : null;
     s.rmax = ctl.rmax ? num(ctl.rmax.value) : null;
     ["skip", "tool", "badge", "sort"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].value; });
-    ["case", "trained", "flag", "errors", "dup", "compact", "md"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].checked; });
+    ["case", "trained", "flag", "errors", "dup", "flat", "compact", "md"].forEach(function (k) { if (ctl[k]) s[k] = ctl[k].checked; });
     if (!s.sort) s.sort = "id";
     return s;
   }
@@ -543,6 +543,9 @@
     if (s.tool && m.tools.indexOf(s.tool) < 0) return false;
     if (s.errors && m.errors <= 0) return false;
     if (s.dup && !m.dup) return false;
+    // every member of the group got the same reward (its spread over the whole group): no
+    // learning signal for GRPO, whether or not the trainer said zero_signal
+    if (s.flat && m.group.spread !== 0) return false;
     if (s.badge && m.badges.indexOf(s.badge) < 0) return false;
     if (q && memberText(m, cs).indexOf(q) < 0 && groupText(m.group, cs).indexOf(q) < 0) return false;
     return true;

@@ -335,9 +335,10 @@ def test_a_ppo_batch_of_one_prompt_previews_it(tmp_path):
     )
     o.batch(o.update(1))
     build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
-    assert soup(tmp_path / "site" / "train_iteration_000001.html").select_one("p.preview").get_text() == (
-        "the only question"
-    )
+    page = soup(tmp_path / "site" / "train_iteration_000001.html")
+    assert page.select_one("p.preview").get_text() == "the only question"
+    # one batch, no groups: no "equal rewards" filter, which GRPO pages have (test_viewer)
+    assert page.select_one("#f-flat") is None and page.select_one("#f-dup") is not None
 
 
 def test_a_ppo_batch_of_several_pages_counts_the_prompts_of_each(tmp_path, monkeypatch):

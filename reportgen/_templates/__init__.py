@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '68c5afd8f2619f530cb3e9d962b34161f3abae0374889bc364a7171097674f49',
-    'iteration.html': 'a46bbd44f125a46b72de24e90a310e33ad78c70bf0cc996f8aaa98d566e324bf',
+    'iteration.html': '8a1817736fbc279dec61db6b73fd68a802eb3b618d468cc004da7a887c9ada6e',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': 'c3a6b37f03be9e62cc0a6cb3de40de446d37cd94b42fe1ef126874165432f5bb',
     'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',

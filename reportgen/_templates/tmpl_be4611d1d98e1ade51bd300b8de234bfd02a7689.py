@@ -169,6 +169,7 @@ def block_main(context, missing=missing):
     l_0_badge_names = resolve('badge_names')
     l_0_has_conversations = resolve('has_conversations')
     l_0_tool_errors_known = resolve('tool_errors_known')
+    l_0_equal_filter = resolve('equal_filter')
     l_0_markdown = resolve('markdown')
     l_0_groups_html = resolve('groups_html')
     try:
@@ -393,7 +394,11 @@ def block_main(context, missing=missing):
         if ((undefined(name='has_conversations') if l_0_has_conversations is missing else l_0_has_conversations) and (undefined(name='tool_errors_known') if l_0_tool_errors_known is missing else l_0_tool_errors_known)):
             pass
             yield '<label class="chk"><input type="checkbox" id="f-errors"> tool errors</label>'
-        yield '\n    <label class="chk"><input type="checkbox" id="f-dup"> duplicates</label>\n    <button type="button" id="b-clear" disabled title="clear the filters">clear</button>\n    <span class="bar-sep" aria-hidden="true"></span>\n    <label class="chk"><input type="checkbox" id="f-compact"> compact</label>\n    '
+        yield '\n    <label class="chk"><input type="checkbox" id="f-dup"> duplicates</label>\n    '
+        if (undefined(name='equal_filter') if l_0_equal_filter is missing else l_0_equal_filter):
+            pass
+            yield '<label class="chk" title="groups whose members all got the same reward: no learning signal"><input type="checkbox" id="f-flat"> equal rewards</label>'
+        yield '\n    <button type="button" id="b-clear" disabled title="clear the filters">clear</button>\n    <span class="bar-sep" aria-hidden="true"></span>\n    <label class="chk"><input type="checkbox" id="f-compact"> compact</label>\n    '
         if (undefined(name='markdown') if l_0_markdown is missing else l_0_markdown):
             pass
             yield '<label class="chk" title="render markdown and math (m)"><input type="checkbox" id="f-md"> markdown</label>'
@@ -444,4 +449,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=194&23=218&25=220&26=226&27=230&28=236&29=250&30=258&32=260&34=263&35=266&38=282&39=290&42=298&44=301&45=303&46=321&48=327&52=330&55=336&57=340&64=344&71=347&72=361&73=375&77=389&79=393&84=397&95=402&97=404&100=411&106=413&107=415&108=417&111=419&100=422&131=431'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=195&23=219&25=221&26=227&27=231&28=237&29=251&30=259&32=261&34=264&35=267&38=283&39=291&42=299&44=302&45=304&46=322&48=328&52=331&55=337&57=341&64=345&71=348&72=362&73=376&77=390&79=394&81=398&85=402&96=407&98=409&101=416&107=418&108=420&109=422&112=424&101=427&132=436'

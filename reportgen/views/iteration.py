@@ -730,6 +730,8 @@ def iteration_context(
         # tinker's messages never say that a tool failed (no is_error): no filter that
         # could only hide every member (its parse errors are badges, in the badge filter)
         "tool_errors_known": observe,
+        # a filter of groups without learning signal, where there are groups (not a PPO batch)
+        "equal_filter": any(g.id is not None for g in it.groups),
         "logtree_html": logtree_html,
         "timing": timing,
         # prompts.js adds the later updates to a group's "same prompt in" links: a page of

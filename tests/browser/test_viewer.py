@@ -341,6 +341,15 @@ def test_skip_trained_flag_dup_filters(sites, watched):
     watched.page.check("#f-dup")
     assert sorted(shown(watched)) == ["g1-m0", "g1-m1"]
     watched.page.uncheck("#f-dup")
+    # equal rewards: the groups with no learning signal (g1, also said zero_signal by the trainer)
+    flat = watched.page.eval_on_selector_all(
+        "section.group", "gs => gs.filter(g => g.dataset.spread !== '' && Number(g.dataset.spread) === 0).map(g => g.id)"
+    )
+    assert flat == ["g1"]
+    watched.page.check("#f-flat")
+    assert sorted(shown(watched)) == ["g1-m0", "g1-m1", "g1-m2", "g1-m3"]
+    assert "flat=1" in hash_of(watched)
+    watched.page.uncheck("#f-flat")
     watched.page.check("#f-trained")
     ids = shown(watched)
     assert len(ids) == 7 and not [i for i in ids if i.startswith("g1-")] and "g2-m3" not in ids
