@@ -471,7 +471,8 @@ def _kvs(w: Callable[[str], Any], items: Mapping[str, Any]) -> None:
 def _steps(w: Callable[[str], Any], m: Member) -> None:
     """A tinker trajectory's steps (rollout summaries)."""
     n = len(m.steps)
-    w(f'<table class="steps">\n<caption>{n} step{"" if n == 1 else "s"}')
+    # its own scroller: wider than a phone, it must not make the whole group scroll sideways
+    w(f'<div class="table-wrap"><table class="steps">\n<caption>{n} step{"" if n == 1 else "s"}')
     if m.tags:
         w(f" · tags {esc(', '.join(str(t) for t in m.tags))}")
     if m.sampling_step is not None:
@@ -500,7 +501,7 @@ def _steps(w: Callable[[str], Any], m: Member) -> None:
             else:
                 w(f'<div class="kv"><span class="k">{esc(k)}:</span> <span class="log-v">{esc(t)}</span></div>')
         w("</td></tr>\n")
-    w("</tbody>\n</table>\n")
+    w("</tbody>\n</table></div>\n")
     if m.trajectory_metrics:
         w('<p class="kvs">trajectory metrics: ')
         _kvs(w, m.trajectory_metrics)
