@@ -41,6 +41,13 @@
     var rows = tbl && tbl.tBodies.length ? tbl.tBodies[0].rows.length : 0;
     if (rows > 1500) { // index.LONG_TABLE
       document.documentElement.setAttribute("data-rg-long", "");
+      // its sticky headings sit under the site's header, which wraps on a narrow screen
+      var head = document.querySelector("header.top");
+      var under = function () {
+        if (head) document.documentElement.style.setProperty("--rg-top", Math.round(head.getBoundingClientRect().height) + "px");
+      };
+      under();
+      window.addEventListener("resize", under);
       if (sec) sec.style.containIntrinsicSize = "auto " + (rows * 25 + 80) + "px";
     }
     if (table.wanted || !sec || rows <= 1500 || ANCHOR.test(window.location.hash) || !window.IntersectionObserver) {

@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': '68c5afd8f2619f530cb3e9d962b34161f3abae0374889bc364a7171097674f49',
+    'index.html': '0fd83e2bd9265d22fe0d76d1d013fdc063f9d44c598d2ea5498e95eeca53f57f',
     'iteration.html': '8a1817736fbc279dec61db6b73fd68a802eb3b618d468cc004da7a887c9ada6e',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': 'c3a6b37f03be9e62cc0a6cb3de40de446d37cd94b42fe1ef126874165432f5bb',
