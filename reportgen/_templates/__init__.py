@@ -2,14 +2,14 @@
 
 # template name -> site.template_fingerprint of the source it was compiled from
 FINGERPRINTS = {
-    '_charts.html': '7fac63bd67ed01341120619adab314ca2c80c1424bbb4454cc5b5a43f2a3bf7e',
+    '_charts.html': '27327f7b71ecd48fa83bd47e286589edf658d9c91adec2a2171f4e1e7affc4a7',
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '0fd83e2bd9265d22fe0d76d1d013fdc063f9d44c598d2ea5498e95eeca53f57f',
     'iteration.html': '8a1817736fbc279dec61db6b73fd68a802eb3b618d468cc004da7a887c9ada6e',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
-    'runs_index.html': 'c3a6b37f03be9e62cc0a6cb3de40de446d37cd94b42fe1ef126874165432f5bb',
-    'search.html': '4e475b60436f011c49b6ccda74c7fb0d780f7c64e668491050bcf78025e94f44',
+    'runs_index.html': 'e0b924f151e693d5ff73e6d9dc7454c174027882c72024e5e1241da58a23ef13',
+    'search.html': '15095395e45506bdccc3efad95034440f06d35f3ed583723e612e3c70c13d754',
     'tinker_iteration.html': 'f3fd08687d99191f11236cd238f228a467dc18aa3af5e19e8a80d7051e3813d4',
 }

@@ -42,7 +42,7 @@ def root(context, missing=missing):
                 pass
                 yield ' · '
         l_1_loop = l_1_d = missing
-        yield '</p>\n</div>\n'
+        yield '</p>\n  <noscript><p class="note">The charts and the metric explorer need JavaScript; the tables below hold the same numbers, and the downloads every metric.</p></noscript>\n</div>\n'
         if environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'panels'):
             pass
             yield '\n<p class="rg-hint subtle">Hover a chart for exact values; click to open that '
@@ -103,10 +103,10 @@ def root(context, missing=missing):
             yield '<option value="time">wall time</option><option value="elapsed">elapsed hours</option>'
         yield '\n        </select></label>\n      </div>\n      <p class="rg-series" id="rg-explorer-legend"></p>\n      <div class="rg-plot rg-plot-big" id="rg-explorer-plot" tabindex="0" role="group" aria-label="chart of the picked metrics: arrow keys move between '
         yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
-        yield 's, Enter opens one"><p class="rg-status subtle">Pick one or more metrics to chart them.</p></div>\n      <p class="rg-note subtle" id="rg-explorer-note"></p>\n    </div>\n  </div>\n</section>\n<div id="rg-tip" class="rg-tip" hidden></div>\n<div id="rg-msg" class="rg-msg" hidden></div>\n<div id="rg-said" class="vh" role="status" aria-live="polite"></div>\n<noscript><p class="subtle">The charts need JavaScript; the tables below hold the same numbers.</p></noscript>\n'
+        yield 's, Enter opens one"><p class="rg-status subtle">Pick one or more metrics to chart them.</p></div>\n      <p class="rg-note subtle" id="rg-explorer-note"></p>\n    </div>\n  </div>\n</section>\n<div id="rg-tip" class="rg-tip" hidden></div>\n<div id="rg-msg" class="rg-msg" hidden></div>\n<div id="rg-said" class="vh" role="status" aria-live="polite"></div>\n'
     else:
         pass
         yield '\n<p class="subtle">No metric was logged in this run.</p>\n'
 
 blocks = {}
-debug_info = '2=18&5=21&6=31&8=46&9=49&10=53&12=67&13=71&14=79&15=87&27=97&36=99&37=101&41=105'
+debug_info = '2=18&5=21&6=31&9=46&10=49&11=53&13=67&14=71&15=79&16=87&28=97&37=99&38=101&42=105'

@@ -370,7 +370,7 @@ def block_main(context, missing=missing):
     yield '</p>\n  <p class="sw-note subtle">Status: <em>finished</em> (a final checkpoint, or the last planned update), <em>crashed</em> (the last iteration or update never finished), <em>live</em> (still going, or stopped); hover a status for its reason.</p>\n</section>\n\n<section class="sw-charts" id="sw-charts" aria-labelledby="sw-charts-h">\n  <h2 id="sw-charts-h">Curves</h2>\n  '
     if (undefined(name='charts') if l_0_charts is missing else l_0_charts):
         pass
-        yield '\n  <p class="sw-hint subtle">One colour per run; runs filtered out of the table are not drawn. Click a run to hide or show it; click a point to open that run\'s '
+        yield '\n  <noscript><p class="note">The curves, and the table\'s filter and sort, need JavaScript; the table above holds the final and best values, and each run\'s own page its charts\' numbers.</p></noscript>\n  <p class="sw-hint subtle">One colour per run; runs filtered out of the table are not drawn. Click a run to hide or show it; click a point to open that run\'s '
         yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
         yield '.</p>\n  <div class="sw-legend" id="sw-legend" role="group" aria-label="Runs drawn">\n    '
         for l_1_r in (undefined(name='runs') if l_0_runs is missing else l_0_runs):
@@ -400,7 +400,7 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(l_1_c, 'title'))
             yield ', one per run; arrow keys move between points, Enter opens"><p class="sw-status subtle">drawing…</p></div>\n    </figure>\n  '
         l_1_c = missing
-        yield '\n  </div>\n  <noscript><p class="subtle">The curves need JavaScript; the table above holds the final and best values.</p></noscript>\n  <div id="sw-said" class="vh" role="status" aria-live="polite"></div>\n  '
+        yield '\n  </div>\n  <div id="sw-said" class="vh" role="status" aria-live="polite"></div>\n  '
     else:
         pass
         yield '\n  <p class="subtle">None of the runs logged a reward or another key metric.</p>\n  '
@@ -420,4 +420,4 @@ def block_scripts(context, missing=missing):
     yield '"></script>\n<script src="assets/vendor/vega.min.js"></script>\n<script src="assets/vendor/vega-lite.min.js"></script>\n<script src="assets/vendor/vega-interpreter.min.js"></script>\n<script src="assets/reportgen.js"></script>\n<script src="assets/sweep.js"></script>\n'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&77=374&79=376&83=388&84=392&85=396&86=400&97=409&98=419'
+debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&78=374&80=376&84=388&85=392&86=396&87=400&97=409&98=419'
