@@ -402,6 +402,37 @@ def test_long_table_without_javascript_is_laid_out_as_grid_rows(sites, browser):
         short = ctx.new_page()
         short.goto(file_url(sites["grpo"] / "index.html"))
         assert short.evaluate("getComputedStyle(document.querySelector('#iterations tbody tr')).display") == "table-row"
+        # no chart that would say "drawing…" for ever, no explorer whose controls do nothing:
+        # the note at the top of the section says where the numbers are
+        assert not short.is_visible(".rg-grid") and not short.is_visible("#explorer")
+        assert "need JavaScript" in short.inner_text(".rg-charts-head")
+    finally:
+        ctx.close()
+
+
+def test_the_long_tables_headings_stay_under_the_site_header_and_a_phone_scrolls_it_in_its_box(sites, browser):
+    """A narrow window wraps the site's header: the sticky headings sit under it, not behind.
+    On a phone the page never gets wider than the screen: the columns keep room for a
+    number and the table scrolls sideways in its box (its headings then scroll away)."""
+    ctx = browser.new_context(viewport={"width": 800, "height": 740})
+    try:
+        page = ctx.new_page()
+        page.goto(file_url(sites["long"] / "index.html") + "#u1500")
+        wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+        page.evaluate("document.querySelector('header.top').style.paddingBottom = '30px'")  # a wrapped header
+        page.evaluate("window.dispatchEvent(new Event('resize'))")
+        page.evaluate("window.scrollBy(0, 300)")
+        wait_for(
+            page,
+            "Math.abs(document.querySelector('#iterations > thead').getBoundingClientRect().top - "
+            "document.querySelector('header.top').getBoundingClientRect().bottom) < 2",
+        )
+        page.set_viewport_size({"width": 375, "height": 740})
+        wrap = "document.querySelector('section.iterations .table-wrap')"
+        wait_for(page, f"{wrap}.scrollWidth > {wrap}.clientWidth")  # room for the numbers
+        wait_for(page, "document.documentElement.scrollWidth <= innerWidth")
+        cell = "document.querySelector('#u1500 td:nth-child(4)')"
+        assert page.evaluate(f"{cell}.scrollWidth <= {cell}.clientWidth")  # a number is not cut
     finally:
         ctx.close()
 
