@@ -55,6 +55,30 @@ def test_neither_format_exit_1(tmp_path):
     assert "looked for observe.jsonl" in r.output
 
 
+def test_format_reads_the_nested_layout_and_refuses_the_other_format(tmp_path):
+    """--format observe finds observe/observe.jsonl as detection does; a forced format on a
+    folder plainly of the other one is an error, not an empty site over the previous one."""
+    import shutil
+
+    nested = tmp_path / "run"
+    (nested / "observe").mkdir(parents=True)
+    shutil.copy(FIXTURES / "observe" / "examples" / "observe.jsonl", nested / "observe" / "observe.jsonl")
+    site = tmp_path / "s"
+    r = invoke("build", str(nested), "--format", "observe", "-o", str(site))
+    assert r.exit_code == 0 and "2 updates, 4 rollouts" in r.output, r.output
+    before = (site / "index.html").read_bytes()
+    for src, fmt, said in (
+        (nested, "tinker", "this is an observe export, not a tinker log_path; drop --format"),
+        (FIXTURES / "observe" / "examples", "tinker", "this is an observe export"),
+        (FIXTURES / "tinker" / "arith_sync", "observe", "this is a tinker log_path, not an observe export"),
+    ):
+        r = invoke("build", str(src), "--format", fmt, "-o", str(site))
+        assert r.exit_code == 1 and said in r.output and "Traceback" not in r.output, r.output
+        assert (site / "index.html").read_bytes() == before  # the previous site is left as it was
+        r = invoke("check", str(src), "--format", fmt)
+        assert r.exit_code == 1 and said in r.output, r.output
+
+
 def test_missing_source_exit_1(tmp_path):
     r = invoke("build", str(tmp_path / "nope"), "-o", str(tmp_path / "s"))
     assert r.exit_code == 1 and "no such file" in r.output

@@ -36,27 +36,27 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         return ObserveReader(parent_storage, name)
     if not storage.is_dir():
         raise InputError("not a folder or a file that reportgen can read", source)
-    if fmt == "observe":
-        return ObserveReader(storage)
+    # --format picks between two readings of a folder that holds both; it does not read a
+    # folder that is plainly the other format (an empty site would replace the previous one)
     if fmt != "tinker" and looks_like_observe(storage):
         return ObserveReader(storage)
     # imported only for tinker: its module and regexes cost an observe build 20 ms (a
     # tenth of a rebuild's fixed costs)
     from .tinker import TinkerReader, looks_like_tinker
 
+    if fmt != "observe" and looks_like_tinker(storage):
+        return TinkerReader(storage)
     if fmt == "tinker":
-        return TinkerReader(storage)
-    if looks_like_tinker(storage):
-        return TinkerReader(storage)
-    if storage.is_file(posixpath.join("observe", OBSERVE_FILE)):
-        sub = Storage(source.rstrip("/") + "/observe")
-        return ObserveReader(sub)
-    # the writer's lock file and no observe.jsonl yet (a run that has written nothing, or an
-    # export refused): an empty export, not an error (observe-spec §1.3 rule 9)
-    if storage.is_file(OBSERVE_LOCK):
-        return ObserveReader(storage)
-    if storage.is_file(posixpath.join("observe", OBSERVE_LOCK)):
-        return ObserveReader(Storage(source.rstrip("/") + "/observe"))
+        if looks_like_observe(storage) or _observe_elsewhere(source, storage) is not None:
+            raise InputError("--format tinker: this is an observe export, not a tinker log_path; drop --format", source)
+        return TinkerReader(storage)  # nothing written yet: an empty run
+    observe = _observe_elsewhere(source, storage)
+    if observe is not None:
+        return observe
+    if fmt == "observe":
+        if looks_like_tinker(storage):
+            raise InputError("--format observe: this is a tinker log_path, not an observe export; drop --format", source)
+        return ObserveReader(storage)  # observe-spec §1.3 rule 9: no observe.jsonl is an empty export
     packed = next(
         (
             f"{d}{OBSERVE_FILE}{ext}"
@@ -78,6 +78,18 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         f"and for tinker's metrics.jsonl, config.json or iteration_NNNNNN/ folders{hint}",
         source,
     )
+
+
+def _observe_elsewhere(source: str, storage: Storage) -> ObserveReader | None:
+    """An observe export without observe.jsonl at the top: observe/observe.jsonl, or the
+    writer's lock file and no export yet (an empty export, observe-spec §1.3 rule 9)."""
+    if storage.is_file(posixpath.join("observe", OBSERVE_FILE)):
+        return ObserveReader(Storage(source.rstrip("/") + "/observe"))
+    if storage.is_file(OBSERVE_LOCK):
+        return ObserveReader(storage)
+    if storage.is_file(posixpath.join("observe", OBSERVE_LOCK)):
+        return ObserveReader(Storage(source.rstrip("/") + "/observe"))
+    return None
 
 
 __all__ = ["open_source", "FORMATS", "is_url"]
