@@ -44,6 +44,11 @@ _WHERE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<message>.*)$", re.S)
 _UTF8 = re.compile(r"^(?P<file>.+?): (?P<n>\d+) line\(s\) held invalid UTF-8")
 
 
+def _one(plural: str) -> str:
+    """ "1 evaluators" -> "1 evaluator": the facts' names are plural nouns, the last word in -s."""
+    return plural[:-1] if plural.endswith("s") and not plural.endswith("ss") else plural
+
+
 @dataclass
 class Problem:
     """One thing wrong, where it is."""
@@ -93,11 +98,11 @@ class CheckReport:
             self.problems.append(Problem(file, line, kind, message))
 
     def summary(self) -> str:
-        """The last line of the text output."""
+        """The last line of the text output (a count of one in the singular)."""
         what = f"{self.source} ({self.format or 'unknown format'})"
         if self.ok:
             facts = ", ".join(
-                f"{v:,} {k.replace('_', ' ')}"
+                f"{v:,} {_one(k.replace('_', ' ')) if v == 1 else k.replace('_', ' ')}"
                 for k, v in self.facts.items()
                 if isinstance(v, int) and not isinstance(v, bool)
             )

@@ -277,9 +277,17 @@ def main() -> None:
 @click.option(
     "-o", "--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the site to."
 )
-@click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Read SOURCE as this format (for a folder holding both, or nothing yet).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["observe", "tinker"]),
+    default=None,
+    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
+)
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
-@click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site.")
+@click.option(
+    "--force", is_flag=True, help="Replace a non-empty folder that is not a reportgen site (its files are deleted)."
+)
 @_page_options
 @click.option("--watch", is_flag=True, help="Keep the site current while the run grows (Ctrl-C stops).")
 @_interval_option(with_watch=True)
@@ -433,13 +441,16 @@ def index(site: str, title: str | None, quiet: bool) -> None:
         for w in result.warnings:
             _echo(f"reportgen: warning: {w}", err=True)
         if not quiet:
-            _echo(f"wrote {result.path}: an index of {result.runs} runs")
+            _echo(f"wrote {result.path}: an index of {result.runs} run{'' if result.runs == 1 else 's'}")
 
 
 @main.command()
 @click.option("-o", "--out", "out", default="reportgen-demo", show_default=True, type=click.Path(file_okay=False))
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
-def demo(out: str, quiet: bool) -> None:
+@click.option(
+    "--force", is_flag=True, help="Replace a non-empty folder that is not a reportgen site (its files are deleted)."
+)
+def demo(out: str, quiet: bool, force: bool) -> None:
     """Build the bundled example runs into OUT and say where to open them.
 
     \b
@@ -450,7 +461,7 @@ def demo(out: str, quiet: bool) -> None:
     from .demo_site import build_demo
 
     try:
-        index = build_demo(Path(out), quiet=quiet)
+        index = build_demo(Path(out), quiet=quiet, force=force)
     except (InputError, OutputError) as exc:
         _fail(str(exc))
         return
@@ -475,9 +486,19 @@ def demo(out: str, quiet: bool) -> None:
     help="Bind another address only on purpose (other machines can then read the run; any Host header is answered).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
-@click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Read SOURCE as this format (for a folder holding both, or nothing yet).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["observe", "tinker"]),
+    default=None,
+    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
+)
 @click.option("--title", default=None, help="The site's title.")
-@click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a reportgen site (with -o).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="With -o: replace a non-empty folder that is not a reportgen site (its files are deleted).",
+)
 @_page_options
 @_interval_option(with_watch=False)
 @_QUIET
@@ -545,7 +566,13 @@ def serve(
 
 @main.command("check")
 @click.argument("source")
-@click.option("--format", "fmt", type=click.Choice(["observe", "tinker"]), default=None, help="Read SOURCE as this format (for a folder holding both, or nothing yet).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["observe", "tinker"]),
+    default=None,
+    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (for CI) instead of text.")
 def check_command(source: str, fmt: str | None, as_json: bool) -> None:
     """Validate an observe export or a tinker log_path and list its problems.

@@ -463,10 +463,24 @@ def _commit_lock(out: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
+# files a host reads that a user adds to a published site (GitHub Pages' custom domain, a
+# crawler's rules, Netlify's headers and redirects): a rebuild keeps them, at the top, as
+# regular files, and writes none of these names itself
+PUBLISH_KEEP = ("CNAME", "robots.txt", "_headers", "_redirects")
+
+
+def _kept_by_user(out: Path) -> list[str]:
+    return [n for n in PUBLISH_KEEP if n in _regular_files(out)]
+
+
 def _swap(staging: Path, out: Path) -> None:
-    """Put a complete new site in OUT's place: two renames of whole folders."""
+    """Put a complete new site in OUT's place: two renames of whole folders (the files of
+    ``PUBLISH_KEEP`` that OUT holds are carried over)."""
     old = None
     with _commit_lock(out):
+        for name in _kept_by_user(out) if out.is_dir() else ():
+            if not os.path.lexists(staging / name):
+                shutil.copy2(out / name, staging / name, follow_symlinks=False)
         if out.exists():
             old = out.parent / f".{out.name}.reportgen-old-{os.getpid()}"
             if old.exists():
@@ -506,7 +520,7 @@ def _commit_in_place(staging: Path, out: Path, state: bytes, reused: Iterable[st
     ``state``: the SHA-256 of OUT's state file as this build read it; if another build
     changed it since, nothing is moved and ``SiteChanged`` is raised.
     """
-    keep = set(os.listdir(staging)) | set(reused)
+    keep = set(os.listdir(staging)) | set(reused) | set(_kept_by_user(out))
     with _commit_lock(out):
         try:
             now = _file_digest(out / STATE) if stat.S_ISREG(os.lstat(out / STATE).st_mode) else None

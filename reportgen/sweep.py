@@ -63,6 +63,10 @@ MAX_CONFIG_COLUMNS = 16
 MAX_CONFIG_TEXT = 200
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class KeyMetric:
     """A curve the sweep page overlays: which metric plays the role in each format."""
@@ -421,8 +425,8 @@ class SweepResult:
     def summary(self) -> str:
         """The CLI's last line."""
         return (
-            f"built {self.out}: a sweep of {self.runs:,} runs, {self.updates:,} updates, {self.rollouts:,} rollouts, "
-            f"{self.pages:,} pages written in {self.seconds:.2f} s"
+            f"built {self.out}: a sweep of {_n(self.runs, 'run')}, {_n(self.updates, 'update')}, "
+            f"{_n(self.rollouts, 'rollout')}, {_n(self.pages, 'page')} written in {self.seconds:.2f} s"
         )
 
 

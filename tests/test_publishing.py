@@ -244,3 +244,23 @@ def test_gitlab_pages_job_builds_public(tmp_path, shims):
     for path in ci["pages"]["artifacts"]["paths"]:
         assert (work / path / "index.html").is_file()
     assert "<title>project: 42 · run summary</title>" in (work / "public" / "index.html").read_text()
+
+
+def test_a_rebuild_keeps_the_files_a_host_reads_and_drops_others(tmp_path):
+    """CNAME (GitHub Pages' custom domain), robots.txt, _headers and _redirects added to a
+    published site stay through a rebuild that renders nothing and through a full one; any
+    other file the build did not write goes, as the docs say."""
+    from reportgen.site import PUBLISH_KEEP, BuildOptions, build
+
+    src, site = FIXTURES / "observe" / "examples", tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    for name in PUBLISH_KEEP:
+        (site / name).write_text(f"{name} of the user\n")
+    (site / "notes.txt").write_text("not the site's\n")
+    res = build(str(src), site, BuildOptions(jobs=1))  # in place: nothing rendered
+    assert res.reused and res.rendered == 0
+    assert all((site / n).read_text() == f"{n} of the user\n" for n in PUBLISH_KEEP)
+    assert not (site / "notes.txt").exists()
+    res = build(str(src), site, BuildOptions(jobs=1, title="another title"))  # a full build, swapped in
+    assert not res.reused
+    assert all((site / n).read_text() == f"{n} of the user\n" for n in PUBLISH_KEEP)

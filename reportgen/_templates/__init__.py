@@ -9,7 +9,7 @@ FINGERPRINTS = {
     'index.html': '0fd83e2bd9265d22fe0d76d1d013fdc063f9d44c598d2ea5498e95eeca53f57f',
     'iteration.html': '8a1817736fbc279dec61db6b73fd68a802eb3b618d468cc004da7a887c9ada6e',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
-    'runs_index.html': 'e0b924f151e693d5ff73e6d9dc7454c174027882c72024e5e1241da58a23ef13',
+    'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',
     'search.html': '15095395e45506bdccc3efad95034440f06d35f3ed583723e612e3c70c13d754',
     'tinker_iteration.html': 'f3fd08687d99191f11236cd238f228a467dc18aa3af5e19e8a80d7051e3813d4',
 }

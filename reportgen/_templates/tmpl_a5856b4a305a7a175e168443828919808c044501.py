@@ -62,7 +62,8 @@ def block_title(context, missing=missing):
     yield escape((undefined(name='site_title') if l_0_site_title is missing else l_0_site_title))
     yield ' · sweep of '
     yield escape(t_3((undefined(name='runs') if l_0_runs is missing else l_0_runs)))
-    yield ' runs'
+    yield ' run'
+    yield escape(('' if (t_3((undefined(name='runs') if l_0_runs is missing else l_0_runs)) == 1) else 's'))
 
 def block_head(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -101,7 +102,9 @@ def block_crumbs(context, missing=missing):
     pass
     yield ' <span class="sep">/</span> <span aria-current="page">sweep of '
     yield escape(t_3((undefined(name='runs') if l_0_runs is missing else l_0_runs)))
-    yield ' runs</span>'
+    yield ' run'
+    yield escape(('' if (t_3((undefined(name='runs') if l_0_runs is missing else l_0_runs)) == 1) else 's'))
+    yield '</span>'
 
 def block_main(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -420,4 +423,4 @@ def block_scripts(context, missing=missing):
     yield '"></script>\n<script src="assets/vendor/vega.min.js"></script>\n<script src="assets/vendor/vega-lite.min.js"></script>\n<script src="assets/vendor/vega-interpreter.min.js"></script>\n<script src="assets/reportgen.js"></script>\n<script src="assets/sweep.js"></script>\n'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '2=19&7=22&8=25&3=46&4=67&5=77&6=87&9=106&11=137&12=139&13=154&14=156&17=159&26=168&27=180&35=194&42=198&45=210&46=217&47=223&48=244&49=252&50=258&51=260&52=264&53=268&54=271&55=274&56=288&58=306&59=309&61=336&68=355&69=362&70=365&76=371&78=374&80=376&84=388&85=392&86=396&87=400&97=409&98=419'
+debug_info = '2=19&7=22&8=25&3=46&4=68&5=78&6=88&9=109&11=140&12=142&13=157&14=159&17=162&26=171&27=183&35=197&42=201&45=213&46=220&47=226&48=247&49=255&50=261&51=263&52=267&53=271&54=274&55=277&56=291&58=309&59=312&61=339&68=358&69=365&70=368&76=374&78=377&80=379&84=391&85=395&86=399&87=403&97=412&98=422'

@@ -55,7 +55,9 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         return observe
     if fmt == "observe":
         if looks_like_tinker(storage):
-            raise InputError("--format observe: this is a tinker log_path, not an observe export; drop --format", source)
+            raise InputError(
+                "--format observe: this is a tinker log_path, not an observe export; drop --format", source
+            )
         return ObserveReader(storage)  # observe-spec §1.3 rule 9: no observe.jsonl is an empty export
     packed = next(
         (

@@ -247,5 +247,6 @@ def iteration_rows_parts(
             pos += sum(map(len, out[start:]))
             ends.append(pos)
     if not run.iterations:
-        w(f'<tr><td colspan="{len(columns) + 4}">No update in this export.</td></tr>\n')
+        none = "No update in this export." if run.format == "observe" else "No iteration in this log_path yet."
+        w(f'<tr><td colspan="{len(columns) + 4}">{none}</td></tr>\n')
     yield "".join(out)
