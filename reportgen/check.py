@@ -147,7 +147,19 @@ def check(source: str, fmt: str | None = None, progress: Progress | None = None)
         reader = open_source(source, fmt)
     except InputError as exc:
         report.fatal = True
-        report.add(exc.path or source, exc.line, "unreadable source", exc.detail)
+        detail = exc.detail
+        if fmt is None:
+            from .sweep import plan_sweep
+
+            try:
+                plan = plan_sweep([source])
+            except InputError:
+                plan = None
+            if plan is not None:  # a folder of runs, as build takes it: say so, and how
+                names = ", ".join(name for name, _ in plan.runs[:5]) + (" …" if len(plan.runs) > 5 else "")
+                n = len(plan.runs)
+                detail = f"a folder of {n} run{'' if n == 1 else 's'} (a sweep: {names}); check each run: reportgen check RUN"
+        report.add(exc.path or source, exc.line, "unreadable source", detail)
         report.seconds = time.perf_counter() - t0
         return report
     try:

@@ -324,11 +324,14 @@ def build(
     """
     from .sweep import plan_sweep
 
+    given = click.get_current_context().get_parameter_source("interval")
+    if not watch and given is not None and given.name == "COMMANDLINE":
+        raise click.UsageError("--interval is the --watch's: add --watch, or leave it out")
     with _exit_codes():
         plan = plan_sweep(list(sources), Path(out))
     if watch:
         if plan is not None:
-            _fail("--watch follows one run; serve or build each run of a sweep on its own")
+            raise click.UsageError("--watch follows one run: watch or serve each run of a sweep on its own")
         from .live import require_source
         from .live import watch as watch_run
 
@@ -422,7 +425,8 @@ def run_sweep(
 @click.argument("site", type=click.Path(file_okay=False))
 @click.option("--title", default=None, help="The sweep's title (default: the one recorded, else the folder's name).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
-def index(site: str, title: str | None, quiet: bool) -> None:
+@click.option("--force", is_flag=True, help="Replace a SITE/index.html that reportgen did not write.")
+def index(site: str, title: str | None, quiet: bool, force: bool) -> None:
     """Write SITE/index.html comparing the run sites in SITE/*/ (no source needed).
 
     Each run site carries run.json, a summary of itself; run sites built
@@ -437,7 +441,7 @@ def index(site: str, title: str | None, quiet: bool) -> None:
     from .sweep import write_sweep_index
 
     with _exit_codes():
-        result = write_sweep_index(Path(site), title)
+        result = write_sweep_index(Path(site), title, force=force)
         for w in result.warnings:
             _echo(f"reportgen: warning: {w}", err=True)
         if not quiet:
@@ -534,6 +538,12 @@ def serve(
 
     # without -o the site lives in a temporary folder, removed when serve stops: a site per
     # session would otherwise pile up in /tmp, gigabytes each for a large run
+    from .sweep import plan_sweep
+
+    with _exit_codes():
+        sweep = plan_sweep([source], Path(out) if out else None) is not None
+    if sweep:
+        raise click.UsageError("serve follows one run, and this is a folder of runs (a sweep): serve each run")
     scratch = None if out else Path(tempfile.mkdtemp(prefix="reportgen-serve-"))
     target = scratch / "site" if scratch is not None else Path(str(out))
     options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)

@@ -426,7 +426,11 @@ def _prepare_staging(out: Path, force: bool, inputs: Iterable[str] = ()) -> Path
     if out.is_dir() and any(out.iterdir()) and not is_site(out) and not force:
         raise OutputError(f"{out} is not empty and is not a reportgen site; choose another folder or pass --force")
     parent = out.parent
-    parent.mkdir(parents=True, exist_ok=True)
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file where a folder of OUT's path must be
+        blocker = next((p for p in (parent, *parent.parents) if p.exists() and not p.is_dir()), parent)
+        raise OutputError(f"{blocker} is a file, not a folder: it cannot hold {out}") from None
     staging = parent / f".{out.name}.reportgen-tmp-{os.getpid()}"
     if staging.is_symlink():
         staging.unlink()

@@ -586,6 +586,19 @@ class IndexResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def _ours(page: Path) -> bool:
+    """Whether a page says reportgen wrote it (its generator meta tag, in its head): a site
+    downloaded from a CI artifact has lost its hidden marker file, not its pages."""
+    if page.is_symlink():
+        return False
+    try:
+        with open(page, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return b'<meta name="generator" content="reportgen ' in head
+
+
 def _read_marker(site: Path) -> dict[str, Any]:
     try:
         meta = orjson.loads((site / MARKER).read_bytes())
@@ -876,14 +889,18 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def write_sweep_index(site: Path, title: str | None = None) -> IndexResult:
+def write_sweep_index(site: Path, title: str | None = None, force: bool = False) -> IndexResult:
     """Write ``site/index.html`` (and its data, assets) from ``site/*/run.json``; no source needed.
 
     The title is ``title``, else the one the site's marker records, else the folder's name.
+    An ``index.html`` that reportgen did not write is replaced only with ``force``.
     """
     site = Path(site)
     if not site.is_dir():
         raise InputError("no such folder", str(site))
+    page = site / "index.html"  # a folder of that name is a run site: refused below
+    if not force and (page.is_symlink() or page.is_file()) and not (site / MARKER).is_file() and not _ours(page):
+        raise OutputError(f"{site / 'index.html'} was not written by reportgen; move it, or pass --force to replace it")
     meta = _read_marker(site)
     if meta.get("format") in ("observe", "tinker"):
         raise InputError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +59,6 @@ def test_neither_format_exit_1(tmp_path):
 def test_format_reads_the_nested_layout_and_refuses_the_other_format(tmp_path):
     """--format observe finds observe/observe.jsonl as detection does; a forced format on a
     folder plainly of the other one is an error, not an empty site over the previous one."""
-    import shutil
-
     nested = tmp_path / "run"
     (nested / "observe").mkdir(parents=True)
     shutil.copy(FIXTURES / "observe" / "examples" / "observe.jsonl", nested / "observe" / "observe.jsonl")
@@ -243,3 +242,25 @@ def test_messages_write_terminal_controls_as_escapes(tmp_path):
     assert "run\\x1b[2Jx\\u202e" in r.output and "\x1b" not in r.output and "\u202e" not in r.output
     r = CliRunner().invoke(main, ["build", str(tmp_path / "missing\x1b[2J"), "-o", str(tmp_path / "s2")])
     assert r.exit_code == 1 and "missing\\x1b[2J" in r.output and "\x1b" not in r.output
+
+
+def test_one_run_commands_say_a_folder_of_runs_is_a_sweep(tmp_path):
+    """check, serve and build --watch take one run: a folder of runs gets a message that
+    says so (usage errors exit 2, check's report 1), not 'neither an observe export nor…'."""
+    runs = tmp_path / "runs"
+    for name in ("a", "b"):
+        shutil.copytree(FIXTURES / "observe" / "examples", runs / name)
+    r = invoke("check", str(runs))
+    assert r.exit_code == 1 and "a folder of 2 runs (a sweep: a, b)" in r.output, r.output
+    r = invoke("serve", str(runs), "--port", "0")
+    assert r.exit_code == 2 and "folder of runs" in r.output, r.output
+    r = invoke("build", str(runs), "-o", str(tmp_path / "s"), "--watch")
+    assert r.exit_code == 2 and "--watch follows one run" in r.output, r.output
+    r = invoke("build", str(runs / "a"), "-o", str(tmp_path / "s"), "--interval", "5")
+    assert r.exit_code == 2 and "--interval" in r.output and not (tmp_path / "s").exists()
+
+
+def test_an_output_below_a_file_is_said_so(tmp_path):
+    (tmp_path / "afile").write_text("hi")
+    r = invoke("build", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "afile" / "sub"))
+    assert r.exit_code == 1 and "afile is a file, not a folder" in r.output, r.output

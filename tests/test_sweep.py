@@ -222,6 +222,23 @@ def test_index_regenerates_the_same_index(sweep, tmp_path):
     assert soup(copy / "index.html").title.get_text() == "lr sweep · sweep of 6 runs"
 
 
+def test_index_does_not_replace_a_hand_written_page_without_force(tmp_path):
+    site = tmp_path / "site"
+    for name in ("arith_sync", "agent"):
+        assert invoke("build", str(RUNS[name]), "-o", str(site / name), "-q").exit_code == 0
+    (site / "index.html").write_text("<h1>my page</h1>")
+    r = invoke("index", str(site))
+    assert r.exit_code == 1 and "was not written by reportgen" in r.output and "--force" in r.output
+    assert (site / "index.html").read_text() == "<h1>my page</h1>" and not (site / ".reportgen-site").exists()
+    r = invoke("index", str(site), "--force")
+    assert r.exit_code == 0 and "an index of 2 runs" in r.output, r.output
+    r = invoke("index", str(site))  # its own page now: no --force needed
+    assert r.exit_code == 0, r.output
+    (site / ".reportgen-site").unlink()  # as a CI artifact without hidden files: the page says it is ours
+    r = invoke("index", str(site))
+    assert r.exit_code == 0, r.output
+
+
 def test_index_assembles_sites_built_separately(tmp_path):
     site = tmp_path / "site"
     for name in ("arith_sync", "agent"):

@@ -343,7 +343,8 @@ def test_skip_trained_flag_dup_filters(sites, watched):
     watched.page.uncheck("#f-dup")
     # equal rewards: the groups with no learning signal (g1, also said zero_signal by the trainer)
     flat = watched.page.eval_on_selector_all(
-        "section.group", "gs => gs.filter(g => g.dataset.spread !== '' && Number(g.dataset.spread) === 0).map(g => g.id)"
+        "section.group",
+        "gs => gs.filter(g => g.dataset.spread !== '' && Number(g.dataset.spread) === 0).map(g => g.id)",
     )
     assert flat == ["g1"]
     watched.page.check("#f-flat")
