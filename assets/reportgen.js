@@ -417,6 +417,7 @@
     carry();
   }
   var LAST_GROUP = "last-group"; // at= of p from the next page: the last group shown
+  var FIRST_GROUP = "first-group"; // at= of n from the previous page: the first group shown
   function filterHash(extra) {
     // what travels to another iteration: filters and view, not the anchor nor the comparison
     var p = (extra || []).concat(stateParams(FILTER_KEYS.concat(VIEW_KEYS)));
@@ -1486,10 +1487,20 @@
     applyView();
     applyFilters();
     carry();
-    if (p.at === LAST_GROUP) {
-      // p from the next page: the last group the filters leave, known once they are applied
-      var shownGroups = visibleGroups();
-      if (shownGroups.length) target = { kind: "anchor", value: shownGroups[shownGroups.length - 1].id };
+    if (p.at === LAST_GROUP || p.at === FIRST_GROUP) {
+      // n or p from a neighbouring page: the first (last) group the filters leave, known once
+      // they are applied; a page where none is left is passed in the same direction
+      var shownGroups = visibleGroups(), forward = p.at === FIRST_GROUP;
+      if (shownGroups.length) {
+        target = { kind: "anchor", value: shownGroups[forward ? 0 : shownGroups.length - 1].id };
+      } else if (initial) {
+        var beyond = PAGE_NO + (forward ? 1 : -1);
+        if (beyond >= 1 && beyond <= PAGES.length && PAGES[beyond - 1]) {
+          window.location.replace(PAGES[beyond - 1] + filterHash(["at=" + p.at]));
+          return;
+        }
+        toast("no " + (forward ? "later" : "earlier") + " group of this iteration matches the filters");
+      }
       writeHash(false); // the address names that group (or none), as n and p write it
     }
     goToTarget(p, initial);
@@ -1598,7 +1609,7 @@
       var other = PAGE_NO + (dir > 0 ? 1 : -1);
       if (other >= 1 && other <= PAGES.length && PAGES[other - 1]) {
         // back to the previous page's last group (it opened at its top, groups away)
-        window.location.href = PAGES[other - 1] + filterHash(dir < 0 ? ["at=" + LAST_GROUP] : []);
+        window.location.href = PAGES[other - 1] + filterHash(["at=" + (dir < 0 ? LAST_GROUP : FIRST_GROUP)]);
         return;
       }
       if (!list.length) toast("no group of this page matches the filters");

@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '0fd83e2bd9265d22fe0d76d1d013fdc063f9d44c598d2ea5498e95eeca53f57f',
-    'iteration.html': '8a1817736fbc279dec61db6b73fd68a802eb3b618d468cc004da7a887c9ada6e',
+    'iteration.html': '309ae08140fb31927fd05dbaf49dd6ae809ea1f3b3c4af3a22d3b4637687f5ca',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',
     'search.html': '15095395e45506bdccc3efad95034440f06d35f3ed583723e612e3c70c13d754',

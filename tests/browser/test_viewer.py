@@ -223,7 +223,10 @@ def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watche
         watched.page.keyboard.press("n")
         assert hash_of(watched) == f"#trained=1&at={g}"
     watched.page.keyboard.press("n")
-    watched.page.wait_for_url("**/train_iteration_000001_p2.html#trained=1")
+    # page 2 opens at its first group the filters leave, marked, not at its top
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#*")
+    wait_js(watched, "location.hash === '#trained=1&at=g3'")
+    wait_js(watched, "document.getElementById('g3').classList.contains('target-hl')")
     wait_js(watched, "document.getElementById('rg-bar') && !document.getElementById('rg-bar').hidden")
     watched.page.keyboard.press("p")
     # back at page 1's last group the filters leave (g2: group 1 trained nothing), not its top
@@ -245,7 +248,13 @@ def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watche
     # no group of page 1 matches ("echo" is group 4's word, on page 2): n goes on to page 2
     open_page(watched, site, "train_iteration_000001.html", "#q=echo")
     watched.page.keyboard.press("n")
-    watched.page.wait_for_url("**/train_iteration_000001_p2.html#q=echo")
+    watched.page.wait_for_url("**/train_iteration_000001_p2.html#*")
+    wait_js(watched, "location.hash === '#q=echo&at=g4'")
+    # past the last match, n passes the pages without one and says there is none
+    watched.page.keyboard.press("n")
+    watched.page.wait_for_url("**/train_iteration_000001_p3.html#*")
+    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    assert watched.page.inner_text("#rg-toast") == "no later group of this iteration matches the filters"
     open_page(watched, site, "train_iteration_000001_p3.html", "#q=echo")  # the last page: said
     watched.page.keyboard.press("n")
     wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
