@@ -662,6 +662,19 @@
       }
     }
 
+    // the change from the row before that has a value: where a metric moved most is what a
+    // reader looks for, and the hover shows values one at a time
+    function change(col, r) {
+      if (r < 0 || col[r] === null) return null;
+      for (var k = r - 1; k >= 0; k--) {
+        if (col[k] !== null) {
+          var d = col[r] - col[k];
+          return "Δ " + (d > 0 ? "+" : d < 0 ? "−" : "±") + Number(Math.abs(d).toPrecision(3));
+        }
+      }
+      return null;
+    }
+
     function drawChart(c) {
       var box = document.getElementById("chart-" + c.id);
       if (!box) return Promise.resolve();
@@ -677,7 +690,7 @@
         var rows = [], points = [];
         c.series.forEach(function (s, q) {
           var v = r >= 0 ? data.cols[q][r] : null;
-          rows.push({ label: s.label, value: exact(v), colour: data.colours[q] });
+          rows.push({ label: s.label, value: exact(v), colour: data.colours[q], extra: change(data.cols[q], r) });
           if (v !== null) points.push({ x: n, y: v, c: data.colours[q], o: T.card });
         });
         if (std) rows.push({ label: c.band.std, value: exact(r >= 0 ? std[r] : null), colour: null });

@@ -250,6 +250,13 @@ def test_hover_shows_the_exact_value_and_the_step(sites, watched):
     tip.wait_for(state="visible")
     text = tip.inner_text()
     assert text.startswith("update 17") and exact in text and "segment 0" in text
+    # and its change from the update before with a value
+    d = page.evaluate(
+        "(() => { const c = RG_METRICS.cols['reward/mean'], i = RG_METRICS.steps.indexOf(17);"
+        " let k = i - 1; while (c[k] === null) k--; return c[i] - c[k]; })()"
+    )
+    sign = "+" if d > 0 else "−" if d < 0 else "±"
+    assert f"Δ {sign}{float(f'{abs(d):.3g}'):g}" in text.replace("\t", " "), text
     assert page.locator("#chart-c0 .rg-hdot").count() == 1
     # a skipped update and the segment change are told on hover too
     x, y = point(page, "c0", 7)
