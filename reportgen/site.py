@@ -60,6 +60,7 @@ from .views.iteration import (
     page_picks,
     paginate,
     ranked,
+    same_step,
     whole_figures,
 )
 from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtree_parts, outline_group_parts
@@ -1191,6 +1192,7 @@ def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) ->
         )
     parts = (
         base(ref),
+        same_step(job.run, ref),  # tinker: the other pages of its step, which it links
         ref.segment,  # a tinker resume numbers the attempts: every page says its segment
         ref.status,
         ref.time,

@@ -1319,7 +1319,9 @@ def test_evaluators_known_only_from_the_metrics_are_listed_with_every_step(tmp_p
     }
     hard = rows["evaluator-arith-hard_v2_x"]
     assert [r[0] for r in hard] == ["0", "2", "4", "5"]  # pages only for step 0
-    assert hard[0][-1] == "eval_arith-hard_v2_x_iteration_000000.html" and hard[2][-1] == "metrics only"
+    assert hard[0][-1] == "texts" and hard[2][-1] == "metrics only"
+    link = soup.select_one("#evaluator-arith-hard_v2_x tbody tr a")
+    assert link is not None and link["href"] == "eval_arith-hard_v2_x_iteration_000000.html"
     assert [r[0] for r in rows["evaluator-test"]] == ["0", "2", "4", "5"]
     assert rows["evaluator-test"][2][1:] == ["1", "1", "1", "metrics only"]
     # an eval page's headline names the evaluator's metrics, not the training ones
@@ -1397,3 +1399,39 @@ def test_the_build_line_counts_rollouts_as_the_index_does(tmp_path):
     index = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
     shown = {d.dt.get_text(): d.dd.get_text() for d in index.select("dl div")}
     assert shown["rollouts"] == f"{train:,}"
+
+
+def test_pages_of_one_step_link_each_other_and_a_new_one_renders_them_again(tmp_path):
+    """A train page links its step's evaluations and an eval page the training iteration and
+    the other evaluators; an eval page that appears later is linked by a rebuild (the
+    pages' keys hold the step's pages)."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    it0 = run_dir / "iteration_000000"
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for f in it0.glob("eval_test*"):  # evaluator "test" writes its step 0 after the first build
+        f.rename(aside / f.name)
+    site = tmp_path / "site"
+
+    def links(page: str) -> list[str]:
+        soup = BeautifulSoup((site / page).read_text(), "html.parser")
+        return [a["href"] for a in soup.select("p.same-step a")]
+
+    build(str(run_dir), site, BuildOptions(jobs=1))
+    assert links("train_iteration_000000.html") == [
+        "eval_1_iteration_000000.html",
+        "eval_arith-hard_v2_x_iteration_000000.html",
+    ]
+    for f in aside.iterdir():
+        f.rename(it0 / f.name)
+    build(str(run_dir), site, BuildOptions(jobs=1))
+    assert links("train_iteration_000000.html")[-1] == "eval_test_iteration_000000.html"
+    assert links("eval_test_iteration_000000.html") == [
+        "train_iteration_000000.html",
+        "eval_1_iteration_000000.html",
+        "eval_arith-hard_v2_x_iteration_000000.html",
+    ]

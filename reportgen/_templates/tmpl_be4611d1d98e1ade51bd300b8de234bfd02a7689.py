@@ -157,6 +157,7 @@ def block_main(context, missing=missing):
     l_0_run = resolve('run')
     l_0_training_known = resolve('training_known')
     l_0_logtree_name = resolve('logtree_name')
+    l_0_same_step = resolve('same_step')
     l_0_metric_prefix = resolve('metric_prefix')
     l_0_it = resolve('it')
     l_0_pages_caption = resolve('pages_caption')
@@ -258,6 +259,22 @@ def block_main(context, missing=missing):
     yield '\n    <a href="'
     yield escape((undefined(name='logtree_name') if l_0_logtree_name is missing else l_0_logtree_name))
     yield '">logtree JSON</a>\n  </p>\n  '
+    if (undefined(name='same_step') if l_0_same_step is missing else l_0_same_step):
+        pass
+        yield '<p class="facts same-step">at this step: '
+        l_1_loop = missing
+        for (l_1_what, l_1_href), l_1_loop in LoopContext((undefined(name='same_step') if l_0_same_step is missing else l_0_same_step), undefined):
+            _loop_vars = {}
+            pass
+            yield '<a href="'
+            yield escape(l_1_href)
+            yield '">'
+            yield escape(l_1_what)
+            yield '</a>'
+            yield escape((' · ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 32 in 'iteration.html' evaluated to false and no else section was defined.")))
+        l_1_loop = l_1_what = l_1_href = missing
+        yield '</p>'
+    yield '\n  '
     if environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'headline'):
         pass
         yield '\n  <dl class="headline">\n    '
@@ -449,4 +466,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=195&23=219&25=221&26=227&27=231&28=237&29=251&30=259&32=261&34=264&35=267&38=283&39=291&42=299&44=302&45=304&46=322&48=328&52=331&55=337&57=341&64=345&71=348&72=362&73=376&77=390&79=394&81=398&85=402&96=407&98=409&101=416&107=418&108=420&109=422&112=424&101=427&132=436'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=196&23=220&25=222&26=228&27=232&28=238&29=252&30=260&32=262&33=278&35=281&36=284&39=300&40=308&43=316&45=319&46=321&47=339&49=345&53=348&56=354&58=358&65=362&72=365&73=379&74=393&78=407&80=411&82=415&86=419&97=424&99=426&102=433&108=435&109=437&110=439&113=441&102=444&133=453'

@@ -390,9 +390,9 @@ def block_main(context, missing=missing):
                 pass
                 yield '<a href="'
                 yield escape(l_2_page)
-                yield '">'
+                yield '" title="'
                 yield escape(l_2_page)
-                yield '</a>'
+                yield '">texts</a>'
             else:
                 pass
                 yield '<span class="subtle">metrics only</span>'

@@ -656,6 +656,32 @@ def outline_page_groups(
     return loaded, parts
 
 
+_STEP_PAGES: dict[int, tuple[Run, int, dict[int, list[tuple[str, str, str]]]]] = {}
+
+
+def same_step(run: Run, ref: IterationRef) -> list[tuple[str, str]]:
+    """(what, page) of the other pages of this step: a tinker train page links its step's
+    evaluations, an eval page the training iteration and the other evaluators. (In the
+    page's key too: a page of the step that appears later changes it.)"""
+    if run.format == "observe":
+        return []
+    size = len(run.iterations) + sum(len(v) for v in run.evals.values())
+    cached = _STEP_PAGES.get(id(run))
+    if cached is None or cached[0] is not run or cached[1] != size:
+        by_step: dict[int, list[tuple[str, str, str]]] = {}
+        for r in run.iterations:
+            if r.has_texts:
+                by_step.setdefault(r.number, []).append(("", f"iteration {r.number}", r.page))
+        for label in sorted(run.evals):
+            for r in run.evals[label]:
+                if r.has_texts:
+                    by_step.setdefault(r.number, []).append((label, f"eval {label}", r.page))
+        _STEP_PAGES.clear()  # one run at a time
+        _STEP_PAGES[id(run)] = cached = (run, size, by_step)
+    mine = ref.label if ref.kind == "eval" else ""
+    return [(what, page) for label, what, page in cached[2].get(ref.number, []) if label != mine]
+
+
 def iteration_context(
     run: Run,
     it: Iteration,
@@ -734,6 +760,7 @@ def iteration_context(
         "equal_filter": any(g.id is not None for g in it.groups),
         "logtree_html": logtree_html,
         "timing": timing,
+        "same_step": same_step(run, ref),
         # prompts.js adds the later updates to a group's "same prompt in" links: a page of
         # PPO members (no group prompt) does not load it (a megabyte on a PPO run)
         "prompt_links": bool(run.prompt_index)
