@@ -557,7 +557,7 @@
     // hover and click on one plot: nearest candidate x, rule + dots, tooltip, open on click;
     // from the keyboard: arrows move between candidates (xs()), Enter opens, Escape leaves
     function wire(plot, getView, hoverAt, onClick, xs) {
-      var pending = null, shown = null, kbd = -1;
+      var pending = null, shown = null, kbd = -1, touch = false;
       function at(e) {
         var view = getView();
         var x = view ? pointerX(view, plot, e) : null;
@@ -568,7 +568,7 @@
         if (!h) { clear(); return; }
         shown = { x: e.clientX, h: h };
         drawHover(plot, getView(), h);
-        showTip(e, h.head, h.sub, h.rows, h.foot);
+        showTip(e, h.head, h.sub, h.rows, touch ? h.foot.replace(/^click/, "tap again") : h.foot);
         plot.setAttribute("data-hover", String(h.key));
       }
       function clear() {
@@ -578,15 +578,26 @@
         if (ov) ov.hidden = true;
         plot.removeAttribute("data-hover");
       }
+      // a touch screen has no hover: a first tap shows the values, a second on the same
+      // point opens it (a finger that lifts also "leaves" the plot: the values stay)
+      plot.addEventListener("pointerdown", function (e) { touch = e.pointerType === "touch" || e.pointerType === "pen"; });
       plot.addEventListener("pointermove", function (e) {
-        if (pending) return;
+        if (pending || e.pointerType === "touch") return;
+        touch = false;
         pending = window.requestAnimationFrame(function () { pending = null; update(e); });
       });
-      plot.addEventListener("pointerleave", function () {
+      plot.addEventListener("pointerleave", function (e) {
         if (pending) { window.cancelAnimationFrame(pending); pending = null; }
-        clear();
+        if (e.pointerType !== "touch") clear();
       });
       plot.addEventListener("click", function (e) {
+        if (touch) {
+          var t = at(e);
+          e.preventDefault();
+          if (t && shown && shown.h.key === t.key) onClick(t.key, e);
+          else update(e);
+          return;
+        }
         // open what the tooltip shows (click coordinates are rounded to whole pixels)
         var h = shown && Math.abs(shown.x - e.clientX) < 1.5 ? shown.h : at(e);
         if (h) { e.preventDefault(); onClick(h.key, e); }

@@ -2,7 +2,7 @@
 
 # template name -> site.template_fingerprint of the source it was compiled from
 FINGERPRINTS = {
-    '_charts.html': '27327f7b71ecd48fa83bd47e286589edf658d9c91adec2a2171f4e1e7affc4a7',
+    '_charts.html': '7db375a12a2b514eca42c57b1a3981cb2023fb3e08e012e27a78c4b8fd0d349c',
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',

@@ -45,7 +45,7 @@ def root(context, missing=missing):
         yield '</p>\n  <noscript><p class="note">The charts and the metric explorer need JavaScript; the tables below hold the same numbers, and the downloads every metric.</p></noscript>\n</div>\n'
         if environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'panels'):
             pass
-            yield '\n<p class="rg-hint subtle">Hover a chart for exact values; click to open that '
+            yield '\n<p class="rg-hint subtle">Hover a chart (or tap it) for exact values; click (tap again) to open that '
             yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))
             yield "'s texts. From the keyboard: Tab to a chart, <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd> <kbd>End</kbd>) move between "
             yield escape(environment.getattr((undefined(name='charts') if l_0_charts is missing else l_0_charts), 'word'))

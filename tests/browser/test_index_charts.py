@@ -191,6 +191,27 @@ def test_clicking_a_point_opens_its_update(sites, watched):
     assert_clean(watched, site)
 
 
+def test_a_tap_shows_the_values_and_a_second_tap_opens_the_update(sites, browser):
+    """A touch screen has no hover: the first tap on a point shows its tooltip, and the page
+    stays; a second tap on the same point opens it."""
+    ctx = browser.new_context(viewport={"width": 800, "height": 900}, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto(file_url(sites["grpo"] / "index.html"))
+        wait_for(page, "document.documentElement.getAttribute('data-rg-charts') === 'drawn'")
+        x, y = point(page, "c0", 8)
+        page.touchscreen.tap(x, y)
+        wait_for(page, "!document.getElementById('rg-tip').hidden")
+        tip = page.inner_text("#rg-tip")
+        assert tip.startswith("update 8") and "tap again to open" in tip, tip
+        page.wait_for_timeout(300)
+        assert page.url.endswith("index.html")
+        page.touchscreen.tap(x, y)
+        page.wait_for_url("**/train_iteration_000008.html")
+    finally:
+        ctx.close()
+
+
 def test_clicking_an_update_without_texts_offers_the_nearest(sites, watched):
     site = sites["grpo"]
     open_index(watched, site)
