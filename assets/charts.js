@@ -44,7 +44,8 @@
       // its sticky headings sit under the site's header, which wraps on a narrow screen
       var head = document.querySelector("header.top");
       var under = function () {
-        if (head) document.documentElement.style.setProperty("--rg-top", Math.round(head.getBoundingClientRect().height) + "px");
+        var h = head && getComputedStyle(head).position === "sticky" ? head.getBoundingClientRect().height : 0;
+        document.documentElement.style.setProperty("--rg-top", Math.round(h) + "px");
       };
       under();
       window.addEventListener("resize", under);

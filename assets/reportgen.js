@@ -1581,7 +1581,7 @@
   function stickyOffsets() {
     // sticky bars must not cover a group scrolled to: scroll-margin follows their height
     var top = $("header.top");
-    var th = top ? top.getBoundingClientRect().height : 0;
+    var th = top && getComputedStyle(top).position === "sticky" ? top.getBoundingClientRect().height : 0;
     if (bar && !bar.hidden) bar.style.top = th + "px";
     var bh = bar && !bar.hidden && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().height : 0;
     doc.documentElement.style.setProperty("--sticky", Math.round(th + bh + 8) + "px");
