@@ -38,6 +38,7 @@
     });
     table.parsed = true;
     var sec = document.querySelector("section.iterations"), tbl = document.getElementById("iterations");
+    if (tbl) sortable(tbl);
     var rows = tbl && tbl.tBodies.length ? tbl.tBodies[0].rows.length : 0;
     if (rows > 1500) { // index.LONG_TABLE
       document.documentElement.setAttribute("data-rg-long", "");
@@ -61,6 +62,53 @@
     io.observe(sec);
     window.addEventListener("hashchange", function () { if (ANCHOR.test(window.location.hash)) reveal(); });
   });
+  // the table of every update sorts by a column: a first click puts the highest first, a
+  // second the lowest, a third the run's own order back. Values are read from the cells as
+  // shown ("–" and "no texts" last, whichever the order); equal ones keep the run's order.
+  function sortable(tbl) {
+    var body = tbl.tBodies[0], head = tbl.tHead && tbl.tHead.rows[0];
+    if (!body || !head || body.rows.length < 2) return;
+    var original = null, by = -1, dir = 0;
+    var heads = Array.prototype.slice.call(head.cells);
+    function value(row, i) {
+      var c = row.cells[i];
+      var t = c ? c.textContent.trim().replace(/,/g, "") : "";
+      var v = parseFloat(t);
+      return isNaN(v) ? (t === "–" || t === "no texts" || t === "" ? null : t.toLowerCase()) : v;
+    }
+    heads.forEach(function (th, i) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "rg-sort";
+      while (th.firstChild) b.appendChild(th.firstChild);
+      th.appendChild(b);
+      th.setAttribute("aria-sort", "none");
+      b.addEventListener("click", function () {
+        if (!original) original = Array.prototype.slice.call(body.rows);
+        dir = by === i ? (dir === -1 ? 1 : 0) : -1; // highest first, lowest first, the run's order
+        by = dir ? i : -1;
+        var rows = original;
+        if (dir) {
+          var keyed = original.map(function (r, k) { return { r: r, k: k, v: value(r, i) }; });
+          keyed.sort(function (a, b) {
+            if (a.v === null || b.v === null) return a.v === b.v ? a.k - b.k : a.v === null ? 1 : -1;
+            var na = typeof a.v === "number", nb = typeof b.v === "number";
+            if (na !== nb) return na ? -1 : 1; // numbers before words, either way
+            var c = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+            return c ? c * dir : a.k - b.k; // dir -1: the highest first
+          });
+          rows = keyed.map(function (x) { return x.r; });
+        }
+        var frag = document.createDocumentFragment();
+        rows.forEach(function (r) { frag.appendChild(r); });
+        body.appendChild(frag);
+        tbl.classList.toggle("rg-sorted", !!dir);
+        heads.forEach(function (h, j) {
+          h.setAttribute("aria-sort", j === by ? (dir === -1 ? "descending" : "ascending") : "none");
+        });
+      });
+    });
+  }
   function whenIdle(fn) {
     if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 2000 });
     else setTimeout(fn, 200);

@@ -751,3 +751,17 @@ def test_step_rewards_without_a_message_say_their_kind(tmp_path):
     placed = page.select_one('.member .msg[data-index="0"] .chip.sr')
     assert placed.get_text(strip=True) == "step 1 -0.250"
     assert placed["title"] == "tool_result reward of step 1"
+
+
+def test_an_agentic_runs_index_lists_its_tool_error_fraction(tmp_path):
+    """agent/tool_error_fraction, where the run logs it, is a column of the index's table
+    (which updates' tools failed most); a run without it gets no such column."""
+    o = Obs().run("agent_grpo")
+    o.batch(o.update(1, reward__mean=0.5, agent__tool_error_fraction=0.25))
+    o.batch(o.update(2, reward__mean=0.7, agent__tool_error_fraction=0.125))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(jobs=1))
+    page = soup(tmp_path / "site" / "index.html")
+    heads = [th.get_text() for th in page.select("#iterations thead th")]
+    assert "agent/tool_error_fraction" in heads
+    col = heads.index("agent/tool_error_fraction")
+    assert [tr.find_all("td")[col].get_text() for tr in page.select("#iterations tbody tr")] == ["0.250", "0.125"]

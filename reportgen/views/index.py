@@ -19,7 +19,8 @@ from .text import fmt, pretty_json
 # not script reads the section's "long" class)
 LONG_TABLE = 1500
 
-OBSERVE_COLUMNS = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl")
+# the last only where the run logs it (agentic GRPO): which updates' tools failed most
+OBSERVE_COLUMNS = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl", "agent/tool_error_fraction")
 TINKER_COLUMNS = (
     "env/all/reward/total",
     "env/all/correct",

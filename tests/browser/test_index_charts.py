@@ -212,6 +212,37 @@ def test_a_tap_shows_the_values_and_a_second_tap_opens_the_update(sites, browser
         ctx.close()
 
 
+def test_the_updates_table_sorts_by_a_column_and_back(sites, watched):
+    """A header's first click puts the highest value first, the second the lowest, the third
+    the run's order back; empty cells stay last."""
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    ids = "Array.from(document.querySelectorAll('#iterations tbody tr')).map(r => r.id)"
+    run_order = page.evaluate(ids)
+    col = page.evaluate(
+        "Array.from(document.querySelectorAll('#iterations thead th')).findIndex(th => th.textContent.trim() === 'reward/mean')"
+    )
+    assert col > 0
+    values = (
+        f"Array.from(document.querySelectorAll('#iterations tbody tr')).map(r => r.cells[{col}].textContent.trim())"
+    )
+    button = page.locator("#iterations thead th").nth(col).locator("button.rg-sort")
+    button.click()
+    shown = [float(v) for v in page.evaluate(values) if v != "–"]
+    assert shown == sorted(shown, reverse=True) and len(set(shown)) > 1
+    assert page.locator("#iterations thead th").nth(col).get_attribute("aria-sort") == "descending"
+    button.click()
+    shown = [v for v in page.evaluate(values)]
+    nums = [float(v) for v in shown if v != "–"]
+    assert nums == sorted(nums) and all(v == "–" for v in shown[len(nums) :])  # empty cells last
+    button.click()
+    assert page.evaluate(ids) == run_order
+    assert page.locator("#iterations thead th").nth(col).get_attribute("aria-sort") == "none"
+    assert_clean(watched, site)
+
+
 def test_clicking_an_update_without_texts_offers_the_nearest(sites, watched):
     site = sites["grpo"]
     open_index(watched, site)
