@@ -109,7 +109,7 @@ class CheckReport:
             return f"reportgen check: {what}: no problem found ({facts})"
         total = sum(self.counts.values())
         kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return f"reportgen check: {what}: {total:,} problem(s): {kinds}"
+        return f"reportgen check: {what}: {total:,} problem{'' if total == 1 else 's'}: {kinds}"
 
     def lines(self) -> list[str]:
         """The text output, one problem a line, then the notes and the summary."""

@@ -550,9 +550,9 @@ class Run:
     config: Any = None
     checkpoints: list[Checkpoint] = field(default_factory=list)
     code_diff: str | None = None
-    # tinker: step -> (offset, length) of its line in timing_spans.jsonl (the last line of
-    # a step wins), read again by the page that shows it: a run's spans are not kept
-    timing: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # tinker: step -> (offset, length, CRC-32) of its line in timing_spans.jsonl (the last
+    # line of a step wins), read again by the page that shows it: a run's spans are not kept
+    timing: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)  # extra header facts (tinker)
     eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix
     # prompt key -> train iteration numbers where it was sampled (for cross-links)

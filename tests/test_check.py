@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def test_observe_problems_with_lines(tmp_path):
     assert all(p["file"].endswith("observe.jsonl") for p in rep["problems"])
     text = invoke("check", str(src)).output.splitlines()
     assert any(line.startswith(str(src / "observe.jsonl") + ":12: torn tail") for line in text)
-    assert text[-1].startswith("reportgen check: ") and "problem(s)" in text[-1]
+    assert text[-1].startswith("reportgen check: ") and re.search(r": \d+ problems?: ", text[-1])
+    assert (": 1 problem: " in text[-1]) == (sum(rep["counts"].values()) == 1)
 
 
 def test_unknown_version_is_fatal_with_line(tmp_path):

@@ -76,6 +76,17 @@ def test_format_reads_the_nested_layout_and_refuses_the_other_format(tmp_path):
         assert (site / "index.html").read_bytes() == before  # the previous site is left as it was
         r = invoke("check", str(src), "--format", fmt)
         assert r.exit_code == 1 and said in r.output, r.output
+    # a packed export (a CI artifact not unpacked) is no empty export to build over the site
+    import gzip
+
+    packed = tmp_path / "packed"
+    (packed / "observe").mkdir(parents=True)
+    data = (FIXTURES / "observe" / "examples" / "observe.jsonl").read_bytes()
+    (packed / "observe" / "observe.jsonl.gz").write_bytes(gzip.compress(data))
+    for fmt, said in (("observe", "decompress it first"), ("tinker", "this is an observe export")):
+        r = invoke("build", str(packed), "--format", fmt, "-o", str(site))
+        assert r.exit_code == 1 and said in r.output, r.output
+        assert (site / "index.html").read_bytes() == before
 
 
 def test_missing_source_exit_1(tmp_path):

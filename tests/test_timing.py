@@ -126,3 +126,51 @@ def test_timing_view_ignores_what_is_not_a_time():
     assert [(r["name"], r["count"], r["total"]) for r in view["rows"]] == [("b", 1, "500"), ("a", 2, "0")]
     assert view["unit"] == "ms" and view["wall"] == "500"
     assert timing_view([{"duration": 1.0}]) is None
+
+
+def test_a_line_rewritten_at_the_same_length_renders_its_page_again(tmp_path):
+    """A step's line changed in place, same offset and length (3.0 -> 4.0): its page's key
+    changes (the line's checksum is in it), so the rebuild equals a fresh build."""
+    run_dir = _run(
+        tmp_path, [{"step": 1, "spans": [{"name": "sampling", "duration": 3.0, "wall_start": 0, "wall_end": 3.0}]}]
+    )
+    site = tmp_path / "site"
+    build(str(run_dir), site, BuildOptions(jobs=1))
+    f = run_dir / "timing_spans.jsonl"
+    before = f.read_bytes()
+    f.write_bytes(before.replace(b"3.0", b"4.0"))
+    assert len(f.read_bytes()) == len(before)
+    res = build(str(run_dir), site, BuildOptions(jobs=1))
+    assert res.rendered == 1
+    section = _timing(site / "train_iteration_000001.html")
+    assert section is not None and section.h2.get_text() == "Timing: 4.00 s, 1 span"
+
+
+def test_spans_without_wall_times_get_no_lanes_and_a_unit_from_their_durations(tmp_path):
+    spans = [{"name": "sampling", "duration": 12.5}, {"name": "train", "duration": 30.5}]
+    run_dir = _run(tmp_path, [{"step": 1, "spans": spans}])
+    build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    section = _timing(tmp_path / "site" / "train_iteration_000001.html")
+    assert section is not None
+    assert section.h2.get_text() == "Timing: 2 spans"  # no wall time to give
+    assert section.select("svg") == [] and section.select("th.tl") == []
+    rows = {tr.th.get_text(): [td.get_text() for td in tr.find_all("td")] for tr in section.select("tbody tr")}
+    assert rows["train"][1] == "30.5" and rows["sampling"][1] == "12.5"  # seconds, not 30,500 ms
+
+
+def test_absurd_times_and_names_stay_bounded():
+    huge = 1e308
+    view = timing_view(
+        [
+            {"name": "huge", "duration": huge, "wall_start": 0.0, "wall_end": huge},
+            {"name": "huge", "duration": huge, "wall_start": 0.0, "wall_end": huge},
+            {"name": "x" * 5000 + "\u202e", "duration": 1.0, "wall_start": 0.0, "wall_end": 1.0},
+        ]
+    )
+    assert view is not None
+    assert view["wall"] == "1e+308"
+    first = view["rows"][0]
+    assert first["total"] == "–" and first["max"] == "1e+308"  # the sum overflowed: no "inf"
+    long = view["rows"][1]
+    assert len(long["name"]) == 201 and long["full_name"].endswith("\u202e")
+    assert "\u202e" not in str(long["lane"])  # no override in a tooltip or a label

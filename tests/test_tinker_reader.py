@@ -239,7 +239,7 @@ def test_resumed_run():
     reader = TinkerReader(Storage(str(FIX / "arith_resumed")))
     run = reader.scan()
     at = run.timing[2]
-    assert reader.timing_spans(f"{at[0]}:{at[1]}", []) == last2["spans"]
+    assert reader.timing_spans(":".join(map(str, at)), []) == last2["spans"]
     assert run.iterations[2].locator is None  # no page: no timing to show
     assert len({c.state_path.split(":")[1] for c in run.checkpoints if c.state_path}) == 2
 

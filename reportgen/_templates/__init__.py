@@ -11,5 +11,5 @@ FINGERPRINTS = {
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',
     'search.html': '15095395e45506bdccc3efad95034440f06d35f3ed583723e612e3c70c13d754',
-    'tinker_iteration.html': 'f3fd08687d99191f11236cd238f228a467dc18aa3af5e19e8a80d7051e3813d4',
+    'tinker_iteration.html': '1fa67494ccda501f8260f8149cd02d2f3806062b355263c658de373e4f313113',
 }

@@ -52,28 +52,49 @@ def block_logtree(context, missing=missing):
     if (undefined(name='timing') if l_0_timing is missing else l_0_timing):
         pass
         yield '\n<section class="timing" aria-label="Timing">\n  <details><summary><h2>Timing: '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
-        yield ' '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
-        yield ', '
+        if environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'):
+            pass
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
+            yield ' '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
+            yield ', '
         yield escape(t_1(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'spans')))
         yield ' span'
         yield escape(('' if (environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'spans') == 1) else 's'))
-        yield '</h2></summary>\n  <p class="subtle">This step\'s spans, from <code>timing_spans.jsonl</code>: a row for each name, in the order it first started. Each bar is one span, on the step\'s wall time (0 to '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
-        yield ' '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
-        yield '); bars that overlap (spans that ran at once) look darker. Times in '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
-        yield '; a span\'s total adds up its copies, so concurrent ones can exceed the wall time.</p>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Timing spans">\n  <table class="timing-table">\n    <thead><tr><th scope="col">span</th><th scope="col" class="num">count</th><th scope="col" class="num">total</th><th scope="col" class="num">mean</th><th scope="col" class="num">longest</th><th scope="col" class="num">first start</th><th scope="col" class="tl"><span>0</span><span>'
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
-        yield ' '
-        yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
-        yield '</span></th></tr></thead>\n    <tbody>\n    '
+        yield '</h2></summary>\n  '
+        if environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'):
+            pass
+            yield '<p class="subtle">This step\'s spans, from <code>timing_spans.jsonl</code>: a row for each name, in the order it first started. Each bar is one span, on the step\'s wall time (0 to '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
+            yield ' '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
+            yield '); bars that overlap (spans that ran at once) look darker. Times in '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
+            yield "; a span's total adds up its copies, so concurrent ones can exceed the wall time.</p>\n  "
+        else:
+            pass
+            yield '<p class="subtle">This step\'s spans, from <code>timing_spans.jsonl</code>, a row for each name; none says when it ran (no <code>wall_start</code>, <code>wall_end</code>), so there are no lanes. Times in '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
+            yield '.</p>'
+        yield '\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Timing spans">\n  <table class="timing-table">\n    <thead><tr><th scope="col">span</th><th scope="col" class="num">count</th><th scope="col" class="num">total</th><th scope="col" class="num">mean</th><th scope="col" class="num">longest</th><th scope="col" class="num">first start</th>'
+        if environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'):
+            pass
+            yield '<th scope="col" class="tl"><span>0</span><span>'
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'))
+            yield ' '
+            yield escape(environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'unit'))
+            yield '</span></th>'
+        yield '</tr></thead>\n    <tbody>\n    '
         for l_1_r in environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'rows'):
             _loop_vars = {}
             pass
-            yield '<tr><th scope="row">'
+            yield '<tr><th scope="row"'
+            if (environment.getattr(l_1_r, 'name') != environment.getattr(l_1_r, 'full_name')):
+                pass
+                yield ' title="'
+                yield escape(environment.getattr(l_1_r, 'full_name'))
+                yield '"'
+            yield '>'
             yield escape(environment.getattr(l_1_r, 'name'))
             yield '</th><td class="num">'
             yield escape(t_1(environment.getattr(l_1_r, 'count')))
@@ -85,9 +106,13 @@ def block_logtree(context, missing=missing):
             yield escape(environment.getattr(l_1_r, 'max'))
             yield '</td><td class="num">'
             yield escape(environment.getattr(l_1_r, 'first'))
-            yield '</td><td class="tl">'
-            yield escape(environment.getattr(l_1_r, 'lane'))
-            yield '</td></tr>\n    '
+            yield '</td>'
+            if environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'wall'):
+                pass
+                yield '<td class="tl">'
+                yield escape(environment.getattr(l_1_r, 'lane'))
+                yield '</td>'
+            yield '</tr>\n    '
         l_1_r = missing
         yield '\n    </tbody>\n  </table>\n  </div>\n  '
         if environment.getattr((undefined(name='timing') if l_0_timing is missing else l_0_timing), 'more'):
@@ -99,4 +124,4 @@ def block_logtree(context, missing=missing):
     yield '\n'
 
 blocks = {'logtree': block_logtree}
-debug_info = '1=12&2=17&3=35&5=38&6=43&7=49&11=52&13=55&14=63&17=69&19=73&24=93'
+debug_info = '1=12&2=17&3=35&5=38&6=43&7=49&11=52&13=55&14=65&15=77&18=80&20=88&25=118'

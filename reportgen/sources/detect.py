@@ -46,8 +46,9 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
 
     if fmt != "observe" and looks_like_tinker(storage):
         return TinkerReader(storage)
+    packed = _packed(storage)
     if fmt == "tinker":
-        if looks_like_observe(storage) or _observe_elsewhere(source, storage) is not None:
+        if looks_like_observe(storage) or _observe_elsewhere(source, storage) is not None or packed:
             raise InputError("--format tinker: this is an observe export, not a tinker log_path; drop --format", source)
         return TinkerReader(storage)  # nothing written yet: an empty run
     observe = _observe_elsewhere(source, storage)
@@ -58,16 +59,8 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
             raise InputError(
                 "--format observe: this is a tinker log_path, not an observe export; drop --format", source
             )
-        return ObserveReader(storage)  # observe-spec §1.3 rule 9: no observe.jsonl is an empty export
-    packed = next(
-        (
-            f"{d}{OBSERVE_FILE}{ext}"
-            for d in ("", "observe/")
-            for *_, ext in COMPRESSED
-            if storage.is_file(d + OBSERVE_FILE + ext)
-        ),
-        None,
-    )
+        if packed is None:
+            return ObserveReader(storage)  # observe-spec §1.3 rule 9: no observe.jsonl is an empty export
     if not storage.remote:
         for rel in (OBSERVE_FILE, posixpath.join("observe", OBSERVE_FILE)):
             there = storage.local_path(rel)
@@ -79,6 +72,19 @@ def open_source(source: str, fmt: str | None = None):  # type: ignore[no-untyped
         f"neither an observe export nor a tinker log_path: looked for {OBSERVE_FILE} (or observe/{OBSERVE_FILE}), "
         f"and for tinker's metrics.jsonl, config.json or iteration_NNNNNN/ folders{hint}",
         source,
+    )
+
+
+def _packed(storage: Storage) -> str | None:
+    """A compressed export where observe.jsonl would be (a packed CI artifact), if any."""
+    return next(
+        (
+            f"{d}{OBSERVE_FILE}{ext}"
+            for d in ("", "observe/")
+            for *_, ext in COMPRESSED
+            if storage.is_file(d + OBSERVE_FILE + ext)
+        ),
+        None,
     )
 
 

@@ -55,6 +55,7 @@ import json
 import math
 import posixpath
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -406,9 +407,9 @@ class TinkerReader:
 
     def _iter_jsonl_at(
         self, rel: str, warnings: list[str], objects: bool = False
-    ) -> Iterator[tuple[int, int, int, Any]]:
-        """As ``_iter_jsonl``, with each line's byte offset and length: (line number, offset,
-        length, value)."""
+    ) -> Iterator[tuple[int, int, bytes, Any]]:
+        """As ``_iter_jsonl``, with each line's byte offset and bytes: (line number, offset,
+        the line's bytes, value)."""
         replaced = [0]
         offset = 0
         with self.storage.open(rel) as f:
@@ -431,7 +432,7 @@ class TinkerReader:
                 if objects and not isinstance(value, dict):
                     warnings.append(f"{self.storage.display(rel)}:{lineno}: not an object; skipped")
                     continue
-                yield lineno, at, len(raw), value
+                yield lineno, at, raw, value
         if replaced[0]:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
 
@@ -548,12 +549,14 @@ class TinkerReader:
         ``timing_spans/<name>`` (the explorer and the downloads show them), the last line of a
         step winning (a resume does not truncate this file, spec §9)."""
         sums: dict[int, dict[str, float]] = {}
-        for _, at, length, rec in self._iter_jsonl_at(TIMING_FILE, run.warnings, objects=True):
+        for _, at, raw, rec in self._iter_jsonl_at(TIMING_FILE, run.warnings, objects=True):
             step = _int(rec.get("step"))
             spans = rec.get("spans")
             if step is None or not isinstance(spans, list):
                 continue
-            run.timing[step] = (at, length)
+            # where the line is and a checksum of it: a line rewritten at the same length
+            # changes its page's key (and the page reads it again only if it is the same)
+            run.timing[step] = (at, len(raw), zlib.crc32(raw))
             totals: dict[str, float] = {}
             for sp in spans:
                 if not isinstance(sp, dict):
@@ -664,7 +667,7 @@ class TinkerReader:
                     ref.segment = sum(1 for r in resumes if r <= n)
                 at = run.timing.get(n)
                 if at is not None:  # in the page's key too: its spans change, its page does
-                    ref.locator[TIMING_AT] = f"{at[0]}:{at[1]}"
+                    ref.locator[TIMING_AT] = f"{at[0]}:{at[1]}:{at[2]}"
                 train[n] = ref
             else:
                 run.evals.setdefault(label, []).append(ref)
@@ -843,15 +846,16 @@ class TinkerReader:
             return None
 
     def timing_spans(self, at: str, warnings: list[str]) -> list[dict[str, Any]] | None:
-        """The spans of the timing_spans.jsonl line at ``at`` ("offset:length", a locator's
-        ``TIMING_AT``); None, said in ``warnings``, when the file no longer holds that line."""
+        """The spans of the timing_spans.jsonl line at ``at`` ("offset:length:crc32", a
+        locator's ``TIMING_AT``); None, said in ``warnings``, when the file no longer holds
+        that line."""
         display = self.storage.display(TIMING_FILE)
         try:
-            offset, length = (int(x) for x in at.split(":"))
+            offset, length, crc = (int(x) for x in at.split(":"))
             with self.storage.open(TIMING_FILE) as f:
                 f.seek(offset)
                 raw = f.read(length)
-            rec = _loads(raw, [0]) if len(raw) == length else None
+            rec = _loads(raw, [0]) if len(raw) == length and zlib.crc32(raw) == crc else None
         except (ValueError, RecursionError, InputError):
             rec = None
         spans = rec.get("spans") if isinstance(rec, dict) else None

@@ -9,9 +9,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
+
+from .html import esc_marks
 
 ROWS_SHOWN = 200  # span names listed; a hostile line of a million names is not a page of them
+NAME_SHOWN = 200  # characters of a span name shown (the whole name is its cell's title)
 BARS_DRAWN = 4000  # spans drawn one by one on a page; past it a lane draws their union
 LANE_BARS = 200  # spans of one name drawn one by one; past it, their union
 _W = 1000  # the lanes' viewBox width
@@ -50,10 +53,15 @@ def _unit(wall: float) -> tuple[str, float]:
 
 
 def _num(v: float) -> str:
-    """Seconds or milliseconds: the decimals a column of them needs to line up by size."""
+    """Seconds or milliseconds: the decimals a column of them needs to line up by size; past
+    a million, three significant digits (a time of 1e308 is not three hundred of them)."""
     a = abs(v)
     if a == 0:
         return "0"
+    if not math.isfinite(v):
+        return "–"
+    if a >= 1e6:
+        return f"{v:.3g}"
     if a >= 100:
         return f"{v:,.0f}"
     if a >= 10:
@@ -90,16 +98,19 @@ def timing_view(spans: list[dict[str, Any]]) -> dict[str, Any] | None:
     if not rows:
         return None
     ordered = sorted(rows.values(), key=lambda r: (r.first, -r.total, r.name))
-    unit, scale = _unit(end)
+    # the unit fits the wall time, or the longest span when no span says when it ran
+    unit, scale = _unit(end or max(r.longest for r in ordered))
     drawn = 0
     out = []
     for row in ordered[:ROWS_SHOWN]:
         merged = len(row.bars) > LANE_BARS or drawn + len(row.bars) > BARS_DRAWN
         bars = _union(row.bars) if merged else row.bars
         drawn += len(bars)
+        shown = row.name if len(row.name) <= NAME_SHOWN else row.name[:NAME_SHOWN] + "…"
         out.append(
             {
-                "name": row.name,
+                "name": shown,
+                "full_name": row.name,
                 "count": row.count,
                 "total": _num(row.total * scale),
                 "mean": _num(row.total / row.count * scale),
@@ -112,13 +123,15 @@ def timing_view(spans: list[dict[str, Any]]) -> dict[str, Any] | None:
         "rows": out,
         "more": len(ordered) - len(out),
         "spans": sum(r.count for r in rows.values()),
-        "wall": _num(end * scale),
+        "wall": _num(end * scale) if end > 0 else None,  # None: no span says when it ran
         "unit": unit,
     }
 
 
 def _lane(row: _Row, bars: list[tuple[float, float]], end: float, merged: bool, unit: str, scale: float) -> Markup:
-    name = escape(row.name)
+    # a native tooltip and a label are no place for a bidi override (it would turn the
+    # times after the name around): marked as the site's other summaries are
+    name = esc_marks(row.name if len(row.name) <= NAME_SHOWN else row.name[:NAME_SHOWN] + "…")
     if not bars or end <= 0:
         return Markup("")
     said = f"{row.count:,} spans, shown as the time covered by any" if merged else f"{row.count:,} span(s)"
