@@ -617,7 +617,7 @@
         if (!h) { clear(); return; }
         shown = { x: e.clientX, h: h };
         drawHover(plot, getView(), h);
-        showTip(e, h.head, h.sub, h.rows, touch ? h.foot.replace(/^click/, "tap again") : h.foot);
+        showTip(e, h.head, h.sub, h.rows, touch ? h.foot.replace(/\bclick\b/, "tap again") : h.foot);
         plot.setAttribute("data-hover", String(h.key));
       }
       function clear() {

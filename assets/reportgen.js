@@ -1495,13 +1495,26 @@
         target = { kind: "anchor", value: shownGroups[forward ? 0 : shownGroups.length - 1].id };
       } else if (initial) {
         var beyond = PAGE_NO + (forward ? 1 : -1);
+        var back = /^(\d+)(?::(.+))?$/.exec(p.back || "");
+        var carried = back ? ["back=" + p.back] : [];
         if (beyond >= 1 && beyond <= PAGES.length && PAGES[beyond - 1]) {
-          window.location.replace(PAGES[beyond - 1] + filterHash(["at=" + p.at]));
+          window.location.replace(PAGES[beyond - 1] + filterHash(["at=" + p.at].concat(carried)));
+          return;
+        }
+        var from = back ? parseInt(back[1], 10) : 0;
+        if (from >= 1 && from <= PAGES.length && PAGES[from - 1] && from !== PAGE_NO) {
+          // none on any page beyond: back where the reader was, which says so
+          var at = back[2] && ANCHOR_RE.test(back[2]) ? ["at=" + back[2]] : [];
+          window.location.replace(PAGES[from - 1] + filterHash(at.concat(["none=" + (forward ? "later" : "earlier")])));
           return;
         }
         toast("no " + (forward ? "later" : "earlier") + " group of this iteration matches the filters");
       }
       writeHash(false); // the address names that group (or none), as n and p write it
+    }
+    if (initial && (p.none === "later" || p.none === "earlier")) {
+      toast("no " + p.none + " group of this iteration matches the filters");
+      writeHash(false);
     }
     goToTarget(p, initial);
     if (compareIds && compareIds.length === 2) compareFromHash(compareIds);
@@ -1608,8 +1621,11 @@
       // past this page's groups: the next (or previous) page of this iteration, if any
       var other = PAGE_NO + (dir > 0 ? 1 : -1);
       if (other >= 1 && other <= PAGES.length && PAGES[other - 1]) {
-        // back to the previous page's last group (it opened at its top, groups away)
-        window.location.href = PAGES[other - 1] + filterHash(["at=" + (dir < 0 ? LAST_GROUP : FIRST_GROUP)]);
+        // the next page's first group (the previous page's last) the filters leave; where the
+        // reader was goes along, to come back to if no page beyond holds one
+        var here = cur >= 0 && list[cur] ? list[cur].id : "";
+        window.location.href = PAGES[other - 1] +
+          filterHash(["at=" + (dir < 0 ? LAST_GROUP : FIRST_GROUP), "back=" + PAGE_NO + (here ? ":" + here : "")]);
         return;
       }
       if (!list.length) toast("no group of this page matches the filters");
@@ -1665,6 +1681,8 @@
     }
   });
   unfoldWhilePrinting(groupsBox || body);
+  // a tinker page's folded timing and raw logtree print whole too
+  $all("section.timing, section.logtree").forEach(unfoldWhilePrinting);
 
   // storage events: picks made in another tab show up here
   window.addEventListener("storage", function (e) { if (e.key === PICKS_KEY) renderTray(); });

@@ -899,7 +899,7 @@ def write_sweep_index(site: Path, title: str | None = None, force: bool = False)
     if not site.is_dir():
         raise InputError("no such folder", str(site))
     page = site / "index.html"  # a folder of that name is a run site: refused below
-    if not force and (page.is_symlink() or page.is_file()) and not (site / MARKER).is_file() and not _ours(page):
+    if not force and (page.is_symlink() or page.is_file()) and not _ours(page):
         raise OutputError(f"{site / 'index.html'} was not written by reportgen; move it, or pass --force to replace it")
     meta = _read_marker(site)
     if meta.get("format") in ("observe", "tinker"):

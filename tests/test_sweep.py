@@ -237,6 +237,10 @@ def test_index_does_not_replace_a_hand_written_page_without_force(tmp_path):
     (site / ".reportgen-site").unlink()  # as a CI artifact without hidden files: the page says it is ours
     r = invoke("index", str(site))
     assert r.exit_code == 0, r.output
+    # a site of ours (its marker back) whose index.html was then written by hand: refused too
+    (site / "index.html").write_text("<h1>my page again</h1>")
+    r = invoke("index", str(site))
+    assert r.exit_code == 1 and "was not written by reportgen" in r.output
 
 
 def test_index_assembles_sites_built_separately(tmp_path):

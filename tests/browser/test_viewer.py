@@ -34,10 +34,19 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
-def wait_js(w, expr: str, timeout: float = 10.0) -> None:
-    """Poll a JS expression (wait_for_function compiles strings with eval, which the pages' CSP forbids)."""
+def wait_js(w, expr: str, timeout: float = 10.0, navigating: bool = False) -> None:
+    """Poll a JS expression (wait_for_function compiles strings with eval, which the pages' CSP
+    forbids); ``navigating``: the page may be between pages meanwhile (tried again then)."""
+    from playwright.sync_api import Error
+
     end = time.monotonic() + timeout
-    while not w.page.evaluate(expr):
+    while True:
+        try:
+            if w.page.evaluate(expr):
+                return
+        except Error:
+            if not navigating:
+                raise
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {expr}")
         w.page.wait_for_timeout(30)
@@ -250,11 +259,19 @@ def test_n_past_the_last_group_goes_to_the_next_page_of_the_update(sites, watche
     watched.page.keyboard.press("n")
     watched.page.wait_for_url("**/train_iteration_000001_p2.html#*")
     wait_js(watched, "location.hash === '#q=echo&at=g4'")
-    # past the last match, n passes the pages without one and says there is none
-    watched.page.keyboard.press("n")
-    watched.page.wait_for_url("**/train_iteration_000001_p3.html#*")
-    wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
+    # past the last match, n passes the pages without one, comes back to where the reader
+    # was and says there is none
+    with watched.page.expect_navigation():
+        watched.page.keyboard.press("n")
+    said = "document.getElementById('rg-toast').textContent"
+    wait_js(watched, f"location.pathname.endsWith('_p2.html') && {said}.length > 0", navigating=True)
     assert watched.page.inner_text("#rg-toast") == "no later group of this iteration matches the filters"
+    wait_js(watched, "location.hash === '#q=echo&at=g4'")  # the search kept, "none=" dropped
+    # p before the first match does the same the other way
+    with watched.page.expect_navigation():
+        watched.page.keyboard.press("p")
+    wait_js(watched, f"location.pathname.endsWith('_p2.html') && {said}.indexOf('earlier') >= 0", navigating=True)
+    assert watched.page.url.split("#")[0].endswith("train_iteration_000001_p2.html")
     open_page(watched, site, "train_iteration_000001_p3.html", "#q=echo")  # the last page: said
     watched.page.keyboard.press("n")
     wait_js(watched, "document.getElementById('rg-toast').textContent.length > 0")
@@ -1055,6 +1072,21 @@ def test_a_ppo_batch_larger_than_a_page_is_paged_and_links_find_its_members(tmp_
     tray = watched.page.inner_text("#rg-tray")
     assert "update 1 · #0" in tray and "update 1 · #1" in tray and "group" not in tray, tray
     watched.page.evaluate("localStorage.removeItem('reportgen.compare.v1')")
+    clean(watched, site)
+
+
+def test_printing_a_tinker_page_unfolds_its_timing_and_logtree(sites, watched):
+    """The timing table and the raw logtree start folded on screen; on paper they print whole."""
+    site = sites["arith_sync"]
+    open_page(watched, site, "train_iteration_000000.html")
+    p = watched.page
+    folded = "Array.from(document.querySelectorAll('section.timing details, section.logtree details')).map(d => d.open)"
+    before = p.evaluate(folded)
+    assert before and not any(before)  # both sections there, folded
+    p.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert all(p.evaluate(folded))
+    p.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert not any(p.evaluate(folded))
     clean(watched, site)
 
 
