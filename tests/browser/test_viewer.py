@@ -973,7 +973,9 @@ def test_pager_and_seeking_a_group_on_another_sub_page(sites, watched):
     watched.page.wait_for_url("**/train_iteration_000001_p3.html#g6-m0")
     watched.page.wait_for_selector("#g6-m0")
     # the member opened says whose it is, its group's header being far above it
-    wait_js(watched, "getComputedStyle(document.getElementById('g6-m0'), '::before').content === '\"group 6, member 0\"'")
+    wait_js(
+        watched, "getComputedStyle(document.getElementById('g6-m0'), '::before').content === '\"group 6, member 0\"'"
+    )
     watched.goto(file_url(site / "train_iteration_000001.html") + "#prompt=p%3A4")
     watched.page.wait_for_url("**/train_iteration_000001_p2.html#prompt=p*4")
     watched.page.wait_for_selector("#g4.target-hl")
