@@ -350,9 +350,10 @@
     return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential(4) : String(Number(v.toPrecision(6)));
   }
 
-  function showTip(d, event) {
+  function showTip(d, event, touch) {
     while (tip.firstChild) tip.removeChild(tip.firstChild);
-    var rows = [["run", d.r], [D.word, String(d.x)], [d.m, fmtValue(d.y)], ["click opens", target(d.ri, d.x, d.l).text]];
+    var opens = touch ? "tap again opens" : "click opens";
+    var rows = [["run", d.r], [D.word, String(d.x)], [d.m, fmtValue(d.y)], [opens, target(d.ri, d.x, d.l).text]];
     if (d.l !== null) rows.splice(1, 0, ["evaluator", d.l]);
     rows.forEach(function (row, i) {
       var line = document.createElement("div");
@@ -389,8 +390,13 @@
   function wire(chart, plot) {
     if (plot.getAttribute("data-wired")) return;
     plot.setAttribute("data-wired", "1");
-    var last = null;
+    var last = null, touch = false;
+    // a touch screen has no hover: a first tap shows the point, a second on it opens it (a
+    // finger that lifts also "leaves" the plot: the tip stays)
+    plot.addEventListener("pointerdown", function (event) { touch = event.pointerType === "touch" || event.pointerType === "pen"; });
     plot.addEventListener("pointermove", function (event) {
+      if (event.pointerType === "touch") return;
+      touch = false;
       var d = pointAt(chart, event);
       if (!d) { if (last) { last = null; hideTip(chart); } plot.classList.remove("sw-on-point"); return; }
       plot.classList.add("sw-on-point");
@@ -400,8 +406,20 @@
         views[chart.id].data("hl", [d]).runAsync();
       }
     });
-    plot.addEventListener("pointerleave", function () { last = null; hideTip(chart); plot.classList.remove("sw-on-point"); });
+    plot.addEventListener("pointerleave", function (event) {
+      if (event.pointerType === "touch") return;
+      last = null; hideTip(chart); plot.classList.remove("sw-on-point");
+    });
     plot.addEventListener("click", function (event) {
+      if (touch) {
+        var t = pointAt(chart, event);
+        if (t && t === last) { window.location.href = target(t.ri, t.x, t.l).href; return; }
+        last = t;
+        if (!t) { hideTip(chart); return; }
+        showTip(t, event, true);
+        views[chart.id].data("hl", [t]).runAsync();
+        return;
+      }
       // the point the tip names, when one is shown: a click's whole-pixel position can be
       // nearer another run's point than the pointer's fractional one was
       var d = last || pointAt(chart, event);

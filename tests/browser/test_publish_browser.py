@@ -233,6 +233,36 @@ def test_sweep_legend_and_filter(server, watched):
     assert watched.console_errors == [] and watched.page_errors == []
 
 
+def test_sweep_curves_on_a_touch_screen(server, browser):
+    """A first tap on a point shows its tip (which says a second tap opens), the page stays;
+    a second tap on the same point opens it."""
+    ctx = browser.new_context(viewport={"width": 900, "height": 900}, has_touch=True, is_mobile=True)
+    try:
+        p = ctx.new_page()
+        p.goto(f"{server}/repo/sweep/index.html")
+        p.wait_for_function(
+            "() => [...document.querySelectorAll('.sw-chart .sw-plot')].every(e => e.classList.contains('sw-drawn'))",
+            timeout=15000,
+        )
+        p.locator("#chart-reward").scroll_into_view_if_needed()
+        x, y = p.evaluate(
+            """() => {
+                const v = RG_SWEEP_VIEWS['reward'], d = v.data('pts')[1];
+                const c = document.querySelector('#chart-reward canvas').getBoundingClientRect(), o = v.origin();
+                return [c.left + o[0] + v.scale('x')(d.x), c.top + o[1] + v.scale('y')(d.y)];
+            }"""
+        )
+        p.touchscreen.tap(x, y)
+        p.wait_for_selector(".sw-tip:not([hidden])")
+        assert "tap again opens" in p.inner_text(".sw-tip")
+        p.wait_for_timeout(300)
+        assert p.url.endswith("/repo/sweep/index.html")
+        p.touchscreen.tap(x, y)
+        p.wait_for_url(lambda u: "/repo/sweep/" in u and not u.endswith("/sweep/index.html"))
+    finally:
+        ctx.close()
+
+
 def test_sweep_curves_from_the_keyboard(server, watched):
     """A sweep chart takes the focus: the arrows move along a run's curve and between runs,
     the tip and a live region say where, Enter opens what the tip names."""
