@@ -215,9 +215,21 @@
       openTarget();
       window.addEventListener("hashchange", openTarget);
     }
+    // the index's help: its button, ? and the dialog's own close
+    var help = doc.getElementById("rg-help"), helpBtn = doc.getElementById("b-help");
+    var toggle = function () {
+      if (!help) return;
+      if (help.open) help.close(); else if (typeof help.showModal === "function") help.showModal(); else help.setAttribute("open", "");
+    };
+    if (help) {
+      if (helpBtn) helpBtn.addEventListener("click", toggle);
+      help.addEventListener("click", function (e) { if (e.target === help) help.close(); }); // backdrop
+      $all(".dlg-close", help).forEach(function (b) { b.addEventListener("click", function () { help.close(); }); });
+    }
     // pages without the viewer still get j/k between pages that link prev/next
     doc.addEventListener("keydown", function (e) {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e) || !keysOn()) return;
+      if (e.key === "?" && help) { e.preventDefault(); toggle(); return; }
       var link = null;
       var arrow = e.key === "ArrowDown" || e.key === "ArrowUp";
       if (arrow && !arrowMoves(e)) return;

@@ -36,6 +36,16 @@ def block_body_class(context, missing=missing):
     pass
     yield 'index-page'
 
+def block_actions(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+    yield '<button type="button" id="b-help" class="help-btn" aria-haspopup="dialog" aria-label="keyboard shortcuts" title="keyboard shortcuts (?)">?</button>'
+
 def block_head(context, missing=missing):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -82,6 +92,7 @@ def block_main(context, missing=missing):
     l_0_evals = resolve('evals')
     l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
+    l_0_word = missing
     try:
         t_2 = environment.filters['length']
     except KeyError:
@@ -465,6 +476,17 @@ def block_main(context, missing=missing):
         yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
+    l_0_word = ('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step')
+    _block_vars['word'] = l_0_word
+    yield '\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>Tab</kbd></td><td>to a chart (then its keys below), a table\'s column heading, a link</td></tr>\n      <tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>on a chart: the previous / next '
+    yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
+    yield ' (<kbd>PgUp</kbd> <kbd>PgDn</kbd>: ten; <kbd>Home</kbd> <kbd>End</kbd>: the first / last)</td></tr>\n      <tr><td><kbd>Enter</kbd></td><td>on a chart: open that '
+    yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
+    yield "'s texts (or the nearest "
+    yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
+    yield ' with texts); on a column heading: sort the table by it (highest first, lowest first, the run\'s order)</td></tr>\n      <tr><td><kbd>Esc</kbd></td><td>leave a chart\'s point, close this help</td></tr>\n      <tr><td><kbd>?</kbd></td><td>this help</td></tr>\n    </tbody>\n  </table>\n  <p class="subtle">With a mouse, hover a chart for its values and their change from the '
+    yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
+    yield ' before; click to open. On a touch screen, a first tap shows the values and a second opens. An iteration page has keys of its own (<kbd>j</kbd> <kbd>k</kbd>, <kbd>n</kbd> <kbd>p</kbd>, <kbd>/</kbd>…): its <kbd>?</kbd> lists them.</p>\n</dialog>\n'
 
 def block_charts(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -515,5 +537,5 @@ def block_scripts(context, missing=missing):
         yield 'assets/vendor/vega-embed.min.js"></script>'
     yield '\n'
 
-blocks = {'title': block_title, 'body_class': block_body_class, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=58&7=61&9=129&11=131&12=133&13=141&14=149&15=152&16=159&17=169&19=174&20=184&22=192&23=194&26=200&27=220&29=223&31=230&34=241&37=244&42=253&43=255&47=258&48=260&49=262&50=264&51=267&54=270&61=273&62=277&63=285&64=293&65=306&73=320&74=324&75=326&77=328&78=334&80=344&86=346&87=350&88=352&89=360&91=362&93=370&94=374&102=404&109=407&110=411&111=417&112=421&120=434&128=437&129=441&137=456&139=459&142=462&42=469&144=493&146=511'
+blocks = {'title': block_title, 'body_class': block_body_class, 'actions': block_actions, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=140&12=142&13=144&14=152&15=160&16=163&17=170&18=180&20=185&21=195&23=203&24=205&27=211&28=231&30=234&32=241&35=252&38=255&43=264&44=266&48=269&49=271&50=273&51=275&52=278&55=281&62=284&63=288&64=296&65=304&66=317&74=331&75=335&76=337&78=339&79=345&81=355&87=357&88=361&89=363&90=371&92=373&94=381&95=385&103=415&110=418&111=422&112=428&113=432&121=445&129=448&130=452&138=467&140=470&143=473&144=479&150=482&151=484&156=488&43=491&159=515&161=533'

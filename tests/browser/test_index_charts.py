@@ -243,6 +243,23 @@ def test_the_updates_table_sorts_by_a_column_and_back(sites, watched):
     assert_clean(watched, site)
 
 
+def test_the_index_has_a_help_of_its_keys(sites, watched):
+    site = sites["grpo"]
+    open_index(watched, site)
+    page = watched.page
+    is_open = "document.getElementById('rg-help').open"
+    page.keyboard.press("?")
+    wait_for(page, is_open)
+    assert "on a chart" in page.inner_text("#rg-help") and "sort the table" in page.inner_text("#rg-help")
+    page.keyboard.press("Escape")
+    wait_for(page, "!" + is_open)
+    page.click("#b-help")
+    wait_for(page, is_open)
+    page.click("#rg-help .dlg-close")
+    wait_for(page, "!" + is_open)
+    assert_clean(watched, site)
+
+
 def test_clicking_an_update_without_texts_offers_the_nearest(sites, watched):
     site = sites["grpo"]
     open_index(watched, site)
