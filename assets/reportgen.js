@@ -724,10 +724,10 @@
       b.title = collapsed ? "expand" : "collapse";
     }
   }
-  // a completion's compact line is its first line: written here, when compact mode is first
-  // asked for, rather than repeated in the page (conversations carry theirs, a role sequence);
-  // a reasoning trace's is its first thought and its answer, as its fold's summary
-  // (text.fold_summary)
+  // a completion's compact line is its first line, and its last when it has several (an
+  // answer is usually there): written here, when compact mode is first asked for, rather
+  // than repeated in the page (conversations carry theirs, a role sequence); a reasoning
+  // trace's is its first thought and its answer, as its fold's summary (text.fold_summary)
   // a character that goes with the one before it (text.cut_clusters: no cut before it)
   var CLINGS = /^[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]$/u;
   function clip(s, n, mark) {
@@ -742,6 +742,11 @@
     for (var i = 0; i < lines.length; i++) if (lines[i].trim()) return lines[i].trim();
     return "";
   }
+  function lastLine(s) {
+    var lines = s.split("\n");
+    for (var i = lines.length - 1; i >= 0; i--) if (lines[i].trim()) return lines[i].trim();
+    return "";
+  }
   function compactLine(text) {
     var t = text.trim(), close = t.lastIndexOf("</think>");
     if (t.indexOf("<think>") === 0 && close >= 0) {
@@ -751,7 +756,10 @@
         return "<think> " + (thought ? clip(thought, 60, false) + " " : "") + "\u2026 </think> " + clip(answer, 100, true);
       }
     }
-    return clip(t.split("\n")[0], 160, true);
+    // a completion of several lines: its first and its last, where an answer usually is
+    var first = t.split("\n")[0], last = lastLine(t);
+    if (t.indexOf("\n") >= 0 && last !== first.trim()) return clip(first, 80, true) + " \u22ef " + clip(last, 80, true);
+    return clip(first, 160, true);
   }
   var compactDone = false;
   function ensureCompact() {

@@ -569,26 +569,31 @@ def test_url_state_reopens_the_same_view(sites, watched):
 
 
 def test_compact_lines_and_summaries_cut_between_whole_characters(tmp_path, watched):
-    """A compact line (reportgen.js) and a fold's summary (text.fold_summary) cut at 160
-    characters, or 60 and 100 for a trace's thought and answer, keep a letter with its
-    accents and an emoji with its skin tone, and cut alike."""
+    """A compact line (reportgen.js: a text's first line and its last, 80 characters each, or
+    160 for a line alone; 60 and 100 for a trace's thought and answer) and a fold's summary
+    (text.fold_summary, 160) keep a letter with its accents and an emoji with its skin tone."""
     from ..obs import Obs
 
-    decomposed = "x" * 159 + "e\u0301" + "tc" + "\nmore" * 30  # the cut falls before the accent
-    emoji = "y" * 159 + "\U0001f44d\U0001f3fd" + "z" + "\nmore" * 30  # ... before the skin tone
+    # each first line has a cluster at 79-80 (the compact line's cut) and at 159-160 (the summary's)
+    decomposed = "x" * 79 + "e\u0301" + "x" * 78 + "e\u0301" + "tc" + "\nmore" * 30
+    emoji = "y" * 79 + "\U0001f44d\U0001f3fd" + "y" * 78 + "\U0001f44d\U0001f3fd" + "z" + "\nmore" * 30
     trace = "<think>\n" + "t" * 59 + "a\u0308\u0301b\n" + "step\n" * 30 + "</think>\n" + "w" * 99 + "o\u0302k"
+    alone = "v" * 159 + "e\u0301" + "tc"  # one line: cut at 160
     o = Obs().run()
-    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, i, t) for i, t in enumerate([decomposed, emoji, trace])])
+    o.batch(o.prompt("p:0", "q"), *[o.rollout(1, 0, i, t) for i, t in enumerate([decomposed, emoji, trace, alone])])
     o.batch(o.update(1))
     site = tmp_path / "site"
     build(str(o.write(tmp_path / "src")), site)
     open_page(watched, site, "train_iteration_000001.html", "#compact=1")
-    lines = [seen_text(watched.page, f"#g0-m{i} p.compact") for i in range(3)]
-    assert lines[0] == "x" * 159 + "\u2026"
-    assert lines[1] == "y" * 159 + "\u2026"
+    lines = [seen_text(watched.page, f"#g0-m{i} p.compact") for i in range(4)]
+    assert lines[0] == "x" * 79 + "\u2026 \u22ef more"  # first line and last
+    assert lines[1] == "y" * 79 + "\u2026 \u22ef more"
     assert lines[2] == "<think> " + "t" * 59 + " \u2026 </think> " + "w" * 99 + "\u2026"
-    for i, line in enumerate(lines):
-        assert seen_text(watched.page, f"#g0-m{i} details.fold summary").startswith(line + " (")
+    assert lines[3] == "v" * 159 + "\u2026"
+    summaries = [seen_text(watched.page, f"#g0-m{i} details.fold summary") for i in range(3)]
+    assert summaries[0].startswith("x" * 79 + "e\u0301" + "x" * 78 + "\u2026 (")
+    assert summaries[1].startswith("y" * 79 + "\U0001f44d\U0001f3fd" + "y" * 78 + "\u2026 (")
+    assert summaries[2].startswith(lines[2] + " (")  # a trace's compact line is its summary's
     assert not watched.page_errors and not watched.console_errors
 
 
@@ -613,8 +618,8 @@ def test_compact_line_of_a_reasoning_trace_is_its_first_thought_and_answer(tmp_p
         seen_text(watched.page, "#g0-m0 p.compact")
         == "<think> Step 0: <carry> & check \u2026 </think> The answer is <b>42</b>."
     )
-    assert seen_text(watched.page, "#g0-m1 p.compact") == "<think>"
-    assert seen_text(watched.page, "#g0-m2 p.compact") == "first line"
+    assert seen_text(watched.page, "#g0-m1 p.compact") == "<think> \u22ef still thinking"
+    assert seen_text(watched.page, "#g0-m2 p.compact") == "first line \u22ef second"
     summary = seen_text(watched.page, "#g0-m0 details.fold summary")
     assert summary.startswith(seen_text(watched.page, "#g0-m0 p.compact") + " (")
     assert not watched.page_errors and not watched.console_errors
