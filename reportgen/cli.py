@@ -209,6 +209,13 @@ def _options(
 
 
 _QUIET = click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors.")
+_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["observe", "tinker"]),
+    default=None,
+    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
+)
 
 
 def run_build(
@@ -277,13 +284,7 @@ def main() -> None:
 @click.option(
     "-o", "--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write the site to."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["observe", "tinker"]),
-    default=None,
-    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
-)
+@_FORMAT
 @click.option("--title", default=None, help="The site's title (default: the run's folder name).")
 @click.option(
     "--force", is_flag=True, help="Replace a non-empty folder that is not a reportgen site (its files are deleted)."
@@ -490,13 +491,7 @@ def demo(out: str, quiet: bool, force: bool) -> None:
     help="Bind another address only on purpose (other machines can then read the run; any Host header is answered).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the site in a browser.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["observe", "tinker"]),
-    default=None,
-    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
-)
+@_FORMAT
 @click.option("--title", default=None, help="The site's title.")
 @click.option(
     "--force",
@@ -576,13 +571,7 @@ def serve(
 
 @main.command("check")
 @click.argument("source")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["observe", "tinker"]),
-    default=None,
-    help="Read SOURCE as this format (for a folder holding both, or nothing yet).",
-)
+@_FORMAT
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (for CI) instead of text.")
 def check_command(source: str, fmt: str | None, as_json: bool) -> None:
     """Validate an observe export or a tinker log_path and list its problems.
