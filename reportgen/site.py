@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -1787,6 +1787,7 @@ def render_run(
     ctx = index_context(run, site_title, rows=False)
     ctx.update(common)
     ctx["is_index"] = True
+    ctx["trace"] = _write_trace(reader, run, writer)
     ctx["run_log"] = (
         None
         if log_summary is None
@@ -1842,6 +1843,42 @@ def render_run(
             "code_diff.html",
             env.get_template("code_diff.html").render({**common, "lines": list(_diff_lines(run.code_diff))}),
         )
+
+
+TRACE_EXPORT = "trace_events.json"
+
+
+def _write_trace(reader: Reader, run: Run, writer: SiteWriter) -> dict[str, int | str] | None:
+    """A tinker run's trace events (``trace_events.jsonl``) as one Chrome trace file,
+    ``{"traceEvents": [...]}``, which Perfetto and chrome://tracing open as they are (the
+    lines are not: tinker's own tool converts them); streamed, an event at a time."""
+    records = getattr(reader, "trace_records", None)
+    events = records(run.warnings) if records is not None else None
+    if events is None:
+        return None
+    try:  # the file opened and its first event read before anything is written
+        first = next(events, None)
+    except InputError as exc:  # it names the file
+        run.warnings.append(f"{exc}; the site has no trace file")
+        return None
+    if first is not None:
+        events = chain([first], events)
+    count = 0
+
+    def parts() -> Iterator[bytes]:
+        nonlocal count
+        yield b'{"traceEvents": [\n'
+        for rec in events:
+            try:
+                data = orjson.dumps(rec)
+            except (TypeError, orjson.JSONEncodeError):  # a key that is no string, a number too deep
+                continue
+            yield (b",\n" if count else b"") + data
+            count += 1
+        yield b"\n]}\n"
+
+    size = writer.write(TRACE_EXPORT, parts())
+    return {"href": TRACE_EXPORT, "events": count, "size": size}
 
 
 def _write_run_log(

@@ -1435,3 +1435,33 @@ def test_pages_of_one_step_link_each_other_and_a_new_one_renders_them_again(tmp_
         "eval_1_iteration_000000.html",
         "eval_arith-hard_v2_x_iteration_000000.html",
     ]
+
+
+def test_trace_events_become_one_chrome_trace_file_linked_from_the_index(tmp_path):
+    """trace_events.jsonl (one Chrome trace event a line, Config.enable_trace) is written as
+    trace_events.json, {"traceEvents": [...]}, which Perfetto opens as it is; a bad line is
+    skipped and said; a rebuild without the file drops it."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("calc_agent_multiturn", tmp_path)
+    events = [
+        {"name": "do_sync_training", "ph": "B", "pid": 0, "tid": 7, "ts": 646264110.985, "args": {"track": "main"}},
+        {"name": "thread_name", "ph": "M", "pid": 0, "tid": 7, "ts": 0, "args": {"name": "main </script>"}},
+        {"name": "do_sync_training", "ph": "E", "pid": 0, "tid": 7, "ts": 646265110.5, "args": {}},
+    ]
+    lines = [json.dumps(events[0]), "{torn", json.dumps(events[1]), json.dumps(events[2])]
+    (run_dir / "trace_events.jsonl").write_text("\n".join(lines) + "\n")
+    site = tmp_path / "site"
+    res = build(str(run_dir), site, BuildOptions(jobs=1))
+    assert json.loads((site / "trace_events.json").read_text()) == {"traceEvents": events}
+    assert any("trace_events.jsonl:2: bad JSON line skipped" in w for w in res.warnings)
+    index = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+    link = index.select_one("p.trace a")
+    assert link is not None and link["href"] == "trace_events.json"
+    assert "3 events" in index.select_one("p.trace").get_text()
+    (run_dir / "trace_events.jsonl").unlink()
+    build(str(run_dir), site, BuildOptions(jobs=1))
+    assert not (site / "trace_events.json").exists()
+    assert BeautifulSoup((site / "index.html").read_text(), "html.parser").select_one("p.trace") is None

@@ -92,6 +92,7 @@ def block_main(context, missing=missing):
     l_0_evals = resolve('evals')
     l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
+    l_0_trace = resolve('trace')
     l_0_word = missing
     try:
         t_2 = environment.filters['length']
@@ -476,6 +477,18 @@ def block_main(context, missing=missing):
         yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
+    if (undefined(name='trace') if l_0_trace is missing else l_0_trace):
+        pass
+        yield '<p class="trace"><a href="'
+        yield escape(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'href'))
+        yield '" download>'
+        yield escape(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'href'))
+        yield '</a> ('
+        yield escape(t_4(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'events')))
+        yield ' event'
+        yield escape(('' if (environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'events') == 1) else 's'))
+        yield ' of <code>trace_events.jsonl</code>, in the Chrome trace format): the run\'s timeline, to open in Perfetto (ui.perfetto.dev: "Open trace file") or chrome://tracing.</p>'
+    yield '\n'
     l_0_word = ('update' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'step')
     _block_vars['word'] = l_0_word
     yield '\n<dialog id="rg-help" class="rg-dialog" aria-labelledby="rg-help-title">\n  <div class="dlg-head"><h2 id="rg-help-title">Keyboard shortcuts</h2><button type="button" class="dlg-close" aria-label="close">×</button></div>\n  <table class="keys">\n    <tbody>\n      <tr><td><kbd>Tab</kbd></td><td>to a chart (then its keys below), a table\'s column heading, a link</td></tr>\n      <tr><td><kbd>←</kbd> <kbd>→</kbd></td><td>on a chart: the previous / next '
@@ -538,4 +551,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'actions': block_actions, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=140&12=142&13=144&14=152&15=160&16=163&17=170&18=180&20=185&21=195&23=203&24=205&27=211&28=231&30=234&32=241&35=252&38=255&43=264&44=266&48=269&49=271&50=273&51=275&52=278&55=281&62=284&63=288&64=296&65=304&66=317&74=331&75=335&76=337&78=339&79=345&81=355&87=357&88=361&89=363&90=371&92=373&94=381&95=385&103=415&110=418&111=422&112=428&113=432&121=445&129=448&130=452&138=467&140=470&143=473&144=479&150=482&151=484&156=488&43=491&159=515&161=533'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=141&12=143&13=145&14=153&15=161&16=164&17=171&18=181&20=186&21=196&23=204&24=206&27=212&28=232&30=235&32=242&35=253&38=256&43=265&44=267&48=270&49=272&50=274&51=276&52=279&55=282&62=285&63=289&64=297&65=305&66=318&74=332&75=336&76=338&78=340&79=346&81=356&87=358&88=362&89=364&90=372&92=374&94=382&95=386&103=416&110=419&111=423&112=429&113=433&121=446&129=449&130=453&138=468&140=471&143=474&144=480&145=492&151=495&152=497&157=501&43=504&160=528&162=546'

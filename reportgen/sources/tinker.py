@@ -240,6 +240,7 @@ def _row_step(row: dict[str, Any]) -> int | None:
 
 LOG_FILE = "logs.log"
 TIMING_FILE = "timing_spans.jsonl"
+TRACE_FILE = "trace_events.jsonl"  # Chrome trace events, with Config.enable_trace (spec §8)
 # a locator key that names no file: the step's line in TIMING_FILE, "offset:length"
 TIMING_AT = "@timing"
 LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
@@ -305,6 +306,7 @@ class TinkerReader:
         self._html_doc: tuple[str, dict[str, Any]] | None = None
         self._unreadable: set[str] = set()  # logtree files load() could not read
         self._has_log = False  # logs.log is among the run's names (scan)
+        self._has_trace = False  # trace_events.jsonl too
 
     # ------------------------------------------------------------------ scan
     def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
@@ -352,7 +354,7 @@ class TinkerReader:
         run.info["iterations_with_texts"] = sum(1 for r in run.iterations if r.has_texts)
         run.info["evaluators"] = len(run.evals)
         run.info["completed"] = any(c.final for c in run.checkpoints)
-        run.info["has_trace_events"] = "trace_events.jsonl" in name_set
+        run.info["has_trace_events"] = self._has_trace = TRACE_FILE in name_set
         run.info["has_logs"] = self._has_log = LOG_FILE in name_set
         return run
 
@@ -776,6 +778,15 @@ class TinkerReader:
                 return b"lt-exc" in f.read()
         except (InputError, OSError):
             return False
+
+    # ------------------------------------------------------------------ trace events
+    def trace_records(self, warnings: list[str]) -> Iterator[dict[str, Any]] | None:
+        """The events of ``trace_events.jsonl`` (Chrome trace format, one object a line), one
+        at a time; None without the file (after ``scan``). Bad lines are skipped and said in
+        ``warnings``, as any JSONL file's."""
+        if not self._has_trace:
+            return None
+        return (rec for _, rec in self._iter_jsonl(TRACE_FILE, warnings, objects=True))
 
     # ------------------------------------------------------------------ logs.log
     log_file = LOG_FILE
