@@ -241,7 +241,7 @@ def _row_step(row: dict[str, Any]) -> int | None:
 LOG_FILE = "logs.log"
 TIMING_FILE = "timing_spans.jsonl"
 TRACE_FILE = "trace_events.jsonl"  # Chrome trace events, with Config.enable_trace (spec §8)
-# a locator key that names no file: the step's line in TIMING_FILE, "offset:length"
+# a locator key that names no file: the step's line in TIMING_FILE, "offset:length:crc32"
 TIMING_AT = "@timing"
 LOG_LINE_MAX = 16384  # bytes of one line of logs.log kept (a line of megabytes is cut)
 LOG_RECORD_MAX = 65536  # characters of one record kept (a traceback or table is far less)

@@ -48,6 +48,10 @@ def _union(bars: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN] + "…"
+
+
 def _unit(wall: float) -> tuple[str, float]:
     return ("ms", 1000.0) if wall < 1 else ("s", 1.0)
 
@@ -106,10 +110,9 @@ def timing_view(spans: list[dict[str, Any]]) -> dict[str, Any] | None:
         merged = len(row.bars) > LANE_BARS or drawn + len(row.bars) > BARS_DRAWN
         bars = _union(row.bars) if merged else row.bars
         drawn += len(bars)
-        shown = row.name if len(row.name) <= NAME_SHOWN else row.name[:NAME_SHOWN] + "…"
         out.append(
             {
-                "name": shown,
+                "name": _short(row.name),
                 "full_name": row.name,
                 "count": row.count,
                 "total": _num(row.total * scale),
@@ -131,7 +134,7 @@ def timing_view(spans: list[dict[str, Any]]) -> dict[str, Any] | None:
 def _lane(row: _Row, bars: list[tuple[float, float]], end: float, merged: bool, unit: str, scale: float) -> Markup:
     # a native tooltip and a label are no place for a bidi override (it would turn the
     # times after the name around): marked as the site's other summaries are
-    name = esc_marks(row.name if len(row.name) <= NAME_SHOWN else row.name[:NAME_SHOWN] + "…")
+    name = esc_marks(_short(row.name))
     if not bars or end <= 0:
         return Markup("")
     said = f"{row.count:,} spans, shown as the time covered by any" if merged else f"{row.count:,} span(s)"
