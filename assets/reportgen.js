@@ -40,6 +40,15 @@
   // this browser's storage for every page of every site
   var KEYS_KEY = "reportgen.keys.v1";
   function keysOn() { return store.get(KEYS_KEY) !== "off"; }
+  // a dialog closes on its backdrop and its close buttons; the help opens and closes by ?
+  function wireDialog(d) {
+    d.addEventListener("click", function (e) { if (e.target === d) d.close(); }); // backdrop
+    $all(".dlg-close", d).forEach(function (b) { b.addEventListener("click", function () { d.close(); }); });
+  }
+  function toggleDialog(d) {
+    if (!d) return;
+    if (d.open) d.close(); else if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
+  }
   // the arrows scroll the page; a fresh press at its end (↓) or top (↑) moves to the next or
   // previous iteration, as retrograd's viewer does at once: holding the key to scroll never
   // leaves the page
@@ -217,19 +226,14 @@
     }
     // the index's help: its button, ? and the dialog's own close
     var help = doc.getElementById("rg-help"), helpBtn = doc.getElementById("b-help");
-    var toggle = function () {
-      if (!help) return;
-      if (help.open) help.close(); else if (typeof help.showModal === "function") help.showModal(); else help.setAttribute("open", "");
-    };
     if (help) {
-      if (helpBtn) helpBtn.addEventListener("click", toggle);
-      help.addEventListener("click", function (e) { if (e.target === help) help.close(); }); // backdrop
-      $all(".dlg-close", help).forEach(function (b) { b.addEventListener("click", function () { help.close(); }); });
+      wireDialog(help);
+      if (helpBtn) helpBtn.addEventListener("click", function () { toggleDialog(help); });
     }
     // pages without the viewer still get j/k between pages that link prev/next
     doc.addEventListener("keydown", function (e) {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e) || !keysOn()) return;
-      if (e.key === "?" && help) { e.preventDefault(); toggle(); return; }
+      if (e.key === "?" && help) { e.preventDefault(); toggleDialog(help); return; }
       var link = null;
       var arrow = e.key === "ArrowDown" || e.key === "ArrowUp";
       if (arrow && !arrowMoves(e)) return;
@@ -1374,14 +1378,9 @@
     d.addEventListener("close", function () {
       if (d.id === "rg-compare") { compareIds = null; writeHash(false); }
     });
-    d.addEventListener("click", function (e) { if (e.target === d) d.close(); }); // backdrop
-    $all(".dlg-close", d).forEach(function (b) { b.addEventListener("click", function () { d.close(); }); });
+    wireDialog(d);
   });
-  function toggleHelp() {
-    var d = doc.getElementById("rg-help");
-    if (!d) return;
-    if (d.open) d.close(); else if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
-  }
+  function toggleHelp() { toggleDialog(doc.getElementById("rg-help")); }
   var keysBox = doc.getElementById("f-keys");
   if (keysBox) {
     keysBox.checked = keysOn();
