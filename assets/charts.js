@@ -1007,7 +1007,7 @@
         var nm = el("span", "rg-name");
         nm.textContent = name;
         item.appendChild(nm);
-        item.appendChild(document.createTextNode(" ×"));
+        item.appendChild(el("span", "rg-remove", " ×"));
         item.addEventListener("click", function () { toggle(name, false); });
         ex.legend.appendChild(item);
       });

@@ -42,7 +42,12 @@
   function keysOn() { return store.get(KEYS_KEY) !== "off"; }
   // a dialog closes on its backdrop and its close buttons; the help opens and closes by ?
   function wireDialog(d) {
-    d.addEventListener("click", function (e) { if (e.target === d) d.close(); }); // backdrop
+    d.addEventListener("click", function (e) {
+      // the backdrop: a click on the dialog itself outside its box (not in its padding)
+      if (e.target !== d) return;
+      var r = d.getBoundingClientRect();
+      if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) d.close();
+    });
     $all(".dlg-close", d).forEach(function (b) { b.addEventListener("click", function () { d.close(); }); });
   }
   function toggleDialog(d) {
@@ -753,6 +758,7 @@
   }
   function compactLine(text) {
     var t = text.trim(), close = t.lastIndexOf("</think>");
+    if (!t) return "(no text)";
     if (t.indexOf("<think>") === 0 && close >= 0) {
       var answer = firstLine(t.slice(close + 8));
       if (answer) {

@@ -171,6 +171,7 @@ def test_json_tree_and_compact_line():
     )
     assert compact_line(m) == "system → assistant[search] → tool(search)! → assistant"
     assert compact_line(Member(member=1, completion="first line\nsecond")) == "first line"
+    assert compact_line(Member(member=2, completion="  \n\n ")) == "(no text)"
 
 
 # ------------------------------------------------------------------ pages

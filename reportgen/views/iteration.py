@@ -241,6 +241,8 @@ def compact_line(m: Member) -> str:
     """retrograd's compact mode: one line per trajectory, or the completion's first line."""
     if m.messages is None:
         first = (m.completion or "").strip().split("\n", 1)[0]
+        if not first:
+            return "(no text)"  # as a conversation's "(empty conversation)": the line says so
         return cut_clusters(first, 160) + ("…" if len(first) > 160 else "")
     out = []
     names: dict[str, str] = {}  # call id -> tool name, the latest call winning (ids repeat across turns)
