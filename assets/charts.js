@@ -84,30 +84,45 @@
       th.appendChild(b);
       th.setAttribute("aria-sort", "none");
       b.addEventListener("click", function () {
-        if (!original) original = Array.prototype.slice.call(body.rows);
-        dir = by === i ? (dir === -1 ? 1 : 0) : -1; // highest first, lowest first, the run's order
-        by = dir ? i : -1;
-        var rows = original;
-        if (dir) {
-          var keyed = original.map(function (r, k) { return { r: r, k: k, v: value(r, i) }; });
-          keyed.sort(function (a, b) {
-            if (a.v === null || b.v === null) return a.v === b.v ? a.k - b.k : a.v === null ? 1 : -1;
-            var na = typeof a.v === "number", nb = typeof b.v === "number";
-            if (na !== nb) return na ? -1 : 1; // numbers before words, either way
-            var c = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
-            return c ? c * dir : a.k - b.k; // dir -1: the highest first
-          });
-          rows = keyed.map(function (x) { return x.r; });
-        }
-        var frag = document.createDocumentFragment();
-        rows.forEach(function (r) { frag.appendChild(r); });
-        body.appendChild(frag);
-        tbl.classList.toggle("rg-sorted", !!dir);
-        heads.forEach(function (h, j) {
-          h.setAttribute("aria-sort", j === by ? (dir === -1 ? "descending" : "ascending") : "none");
-        });
+        sortTable(i, by === i ? (dir === -1 ? 1 : 0) : -1); // highest first, lowest first, the run's order
+        remember();
       });
     });
+    // the sort is this tab's, for this page: Back from an update finds the table as it was left
+    var KEY = "reportgen.sort." + window.location.pathname;
+    function remember() {
+      try {
+        if (dir) window.sessionStorage.setItem(KEY, by + ":" + dir);
+        else window.sessionStorage.removeItem(KEY);
+      } catch (e) { /* no storage here (some file:// setups): the sort is not kept */ }
+    }
+    function sortTable(i, d) {
+      if (!original) original = Array.prototype.slice.call(body.rows);
+      dir = d;
+      by = dir ? i : -1;
+      var rows = original;
+      if (dir) {
+        var keyed = original.map(function (r, k) { return { r: r, k: k, v: value(r, i) }; });
+        keyed.sort(function (a, b) {
+          if (a.v === null || b.v === null) return a.v === b.v ? a.k - b.k : a.v === null ? 1 : -1;
+          var na = typeof a.v === "number", nb = typeof b.v === "number";
+          if (na !== nb) return na ? -1 : 1; // numbers before words, either way
+          var c = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+          return c ? c * dir : a.k - b.k; // dir -1: the highest first
+        });
+        rows = keyed.map(function (x) { return x.r; });
+      }
+      var frag = document.createDocumentFragment();
+      rows.forEach(function (r) { frag.appendChild(r); });
+      body.appendChild(frag);
+      tbl.classList.toggle("rg-sorted", !!dir);
+      heads.forEach(function (h, j) {
+        h.setAttribute("aria-sort", j === by ? (dir === -1 ? "descending" : "ascending") : "none");
+      });
+    }
+    var kept = null;
+    try { kept = /^(\d+):(-?1)$/.exec(window.sessionStorage.getItem(KEY) || ""); } catch (e) { kept = null; }
+    if (kept && +kept[1] < heads.length) sortTable(+kept[1], +kept[2]);
   }
   function whenIdle(fn) {
     if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 2000 });

@@ -240,6 +240,24 @@ def test_the_updates_table_sorts_by_a_column_and_back(sites, watched):
     button.click()
     assert page.evaluate(ids) == run_order
     assert page.locator("#iterations thead th").nth(col).get_attribute("aria-sort") == "none"
+    # the sort is kept for this tab: Back from an update finds the table as it was left
+    button.click()
+    sorted_ids = page.evaluate(ids)
+    page.reload()  # a page drawn again (not one kept whole by the back-forward cache)
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    assert page.evaluate(ids) == sorted_ids
+    page.click("#iterations tbody tr a")
+    page.wait_for_url("**/train_iteration_*.html*")
+    page.go_back()
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    assert page.evaluate(ids) == sorted_ids
+    assert page.locator("#iterations thead th").nth(col).get_attribute("aria-sort") == "descending"
+    page.locator("#iterations thead th").nth(col).locator("button.rg-sort").click()
+    page.locator("#iterations thead th").nth(col).locator("button.rg-sort").click()
+    assert page.evaluate(ids) == run_order
+    page.reload()
+    wait_for(page, "document.documentElement.hasAttribute('data-rg-table')")
+    assert page.evaluate(ids) == run_order  # the run's order, kept as such
     assert_clean(watched, site)
 
 
