@@ -658,18 +658,18 @@ def outline_page_groups(
     return loaded, parts
 
 
-_STEP_PAGES: dict[int, tuple[Run, int, dict[int, list[tuple[str, str, str]]]]] = {}
+# the pages of each step of the run being built, made once (its refs are final after the scan)
+_STEP_PAGES: tuple[Run | None, dict[int, list[tuple[str, str, str]]]] = (None, {})
 
 
 def same_step(run: Run, ref: IterationRef) -> list[tuple[str, str]]:
     """(what, page) of the other pages of this step: a tinker train page links its step's
     evaluations, an eval page the training iteration and the other evaluators. (In the
     page's key too: a page of the step that appears later changes it.)"""
+    global _STEP_PAGES
     if run.format == "observe":
         return []
-    size = len(run.iterations) + sum(len(v) for v in run.evals.values())
-    cached = _STEP_PAGES.get(id(run))
-    if cached is None or cached[0] is not run or cached[1] != size:
+    if _STEP_PAGES[0] is not run:
         by_step: dict[int, list[tuple[str, str, str]]] = {}
         for r in run.iterations:
             if r.has_texts:
@@ -678,10 +678,9 @@ def same_step(run: Run, ref: IterationRef) -> list[tuple[str, str]]:
             for r in run.evals[label]:
                 if r.has_texts:
                     by_step.setdefault(r.number, []).append((label, f"eval {label}", r.page))
-        _STEP_PAGES.clear()  # one run at a time
-        _STEP_PAGES[id(run)] = cached = (run, size, by_step)
+        _STEP_PAGES = (run, by_step)
     mine = ref.label if ref.kind == "eval" else ""
-    return [(what, page) for label, what, page in cached[2].get(ref.number, []) if label != mine]
+    return [(what, page) for label, what, page in _STEP_PAGES[1].get(ref.number, []) if label != mine]
 
 
 def iteration_context(
