@@ -478,6 +478,13 @@ def test_dark_theme_draws_dark_charts(sites, browser):
             "getComputedStyle(document.documentElement).getPropertyValue('--rg-c1').trim()"
         )
         assert colour.lower() == "#7fb0ff"
+        filt = "getComputedStyle(document.querySelector('#chart-c0 canvas')).filter"
+        assert w.page.evaluate(filt) == "none"
+        # on paper the page is light: the charts drawn with the dark palette print inverted
+        w.page.emulate_media(media="print")
+        assert w.page.evaluate(filt) == "invert(1) hue-rotate(180deg)"
+        w.page.emulate_media(media="print", color_scheme="light")
+        assert w.page.evaluate(filt) == "none"
         assert_clean(w, site)
     finally:
         context.close()
