@@ -47,10 +47,13 @@ def test_observe_problems_with_lines(tmp_path):
     o.batch(Obs.update(1, reward__mean="NaN"))  # 7, the metric as the string "NaN" is no number: fine
     o.lines.append(
         '{"v":1,"segment":0,"batch_id":20,"batch_index":0,"batch_len":1,"type":"update","update":2,'
-        '"metrics":{"loss":NaN,"kl":null,"ok":1}}'
+        '"metrics":{"loss":null,"kl":null,"ok":1}}'
     )  # 8
     o.lines.append('{"v":1,"segment":0,"batch_id":21,"batch_index":0,"batch_len":2,"type":"rollout","update":3}')  # 9
-    o.lines.append('{"v":1,"segment":0,"batch_id":22,"batch_index":0,"batch_len":1,"type":"update","update":3}')  # 10
+    # 10: a bare NaN, which the writer never writes (it writes null) and serde_json refuses
+    o.lines.append(
+        '{"v":1,"segment":0,"batch_id":22,"batch_index":0,"batch_len":1,"type":"update","update":3,"metrics":{"x":NaN}}'
+    )
     o.lines.append('{"v":1,"segment":0,"batch_id":23,"batch_index":0,"batch_len":2,"type":"rollout","update":4}')  # 11
     src = o.write(tmp_path / "run", tail='{"v":1,"segm')
     raw = (src / "observe.jsonl").read_bytes().replace(b'"completion":"answer"', b'"completion":"\xff bad"', 1)
@@ -62,10 +65,11 @@ def test_observe_problems_with_lines(tmp_path):
         (5, "unreadable line"),
         (6, "unreadable line"),
         (9, "broken batch"),
+        (10, "unreadable line"),
         (11, "unfinished batch"),
         (12, "torn tail"),
     }
-    # loss = NaN, kl = null: the writer's nulls for non-finite values, notes (one a metric)
+    # loss, kl = null: the writer's nulls for non-finite values, notes
     assert "non-finite metric" not in rep["counts"]
     assert sorted(n.split(": ")[1] for n in rep["notes"] if "NaN or infinite" in n) == ["kl", "loss"]
     assert all(":8: " in n for n in rep["notes"] if "NaN or infinite" in n)

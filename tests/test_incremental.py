@@ -537,14 +537,14 @@ def test_rebuild_keeps_the_site_assets_unless_they_were_changed(tmp_path):
 
 
 def test_run_params_of_any_value_survive_the_state_file(tmp_path):
-    """A run record's params with a NaN, an integer past 64 bits and 300 levels of nesting
-    (the NaN sends the line to the stdlib parser): the build and the rebuild from its state
+    """A run record's params with a null, an integer past 64 bits and 300 levels of nesting
+    (the integer sends the line to the stdlib parser): the build and the rebuild from its state
     file both work and show the same index, the params as JSON (null, true), not Python's repr."""
     import re
 
     lines = (demo_dir() / "grpo" / "observe.jsonl").read_text("utf-8").splitlines()
     deep = '{"a":' * 300 + "1" + "}" * 300
-    odd = f'"params":{{"nan":NaN,"huge":{10**30},"flag":true,"deep":{deep},'
+    odd = f'"params":{{"nan":null,"huge":{10**30},"flag":true,"deep":{deep},'
     src = tmp_path / "run"
     src.mkdir()
     (src / "observe.jsonl").write_text(

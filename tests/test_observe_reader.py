@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,24 @@ def test_a_version_that_is_no_u32_makes_a_skipped_line(tmp_path, v):
     _reader, run = read(o.write(tmp_path))
     assert numbers(run) == [(1, 0)]
     assert any("2 unreadable or stray line(s) were skipped" in w for w in run.warnings)
+
+
+def test_a_segment_past_u32_makes_a_skipped_line(tmp_path):
+    """``segment`` is a u32 (spec 1.1): a fresh run record in segment 2^32 does not
+    deserialize, so it is skipped and counted and hides nothing; 2^32 - 1 is a segment."""
+    o = Obs().run()
+    simple(o, 1, "a")
+    head = (
+        '{"v":1,"type":"run","batch_id":%d,"batch_index":0,"batch_len":1,"segment":%d,'
+        '"algorithm":"grpo","resumed_from_update":null,"every":1,"params":{}}'
+    )
+    o.lines.append(head % (90, 2**32))
+    _reader, run = read(o.write(tmp_path / "big"))
+    assert numbers(run) == [(1, 0)]
+    assert any("1 unreadable or stray line(s) were skipped" in w for w in run.warnings)
+    o.lines[-1] = head % (90, 2**32 - 1)
+    _reader, run = read(o.write(tmp_path / "max"))
+    assert numbers(run) == []  # a fresh run in the highest segment hides the first
 
 
 def test_fresh_run_hides_everything_before(tmp_path):
@@ -321,6 +340,25 @@ def test_invalid_utf8_replaced_and_warned(tmp_path):
     reader, run = read(d)
     assert any("invalid UTF-8" in w for w in run.warnings)
     assert "\ufffd" in reader.load(run.iterations[0]).groups[0].members[0].completion
+
+
+def test_a_rollout_with_a_bare_nan_is_skipped_and_its_batch_dropped(tmp_path):
+    """serde_json refuses a bare NaN: reader.rs skips the line (spec 1.3 rule 3), so its batch
+    never completes and is dropped (rule 5); the texts of that update are not shown."""
+    o = Obs().run()
+    simple(o, 1, "first")
+    simple(o, 2, "PLACEHOLDER")
+    d = o.write(tmp_path)
+    p = d / "observe.jsonl"
+    lines = p.read_bytes().split(b"\n")
+    (at,) = [i for i, line in enumerate(lines) if b"PLACEHOLDER" in line]
+    lines[at], n = re.subn(rb'"reward":[-0-9.e]+', b'"reward":NaN', lines[at])
+    assert n == 1
+    p.write_bytes(b"\n".join(lines))
+    reader, run = read(d)
+    assert any("unreadable" in w and "bare NaN" in w for w in run.warnings)
+    by_update = {ref.number: ref for ref in run.iterations}
+    assert by_update[1].rollouts > 0 and by_update[2].rollouts == 0
 
 
 def test_step_rewards_and_tool_calls(tmp_path):
@@ -813,6 +851,11 @@ def test_stdlib_parsed_lines_read_numbers_as_orjson_does():
     assert value["c"][:2] == [2**64 - 1, -(2**63)] and type(value["c"][2]) is float and value["c"][3] == {"d": None}
     strict, _ = parse_line(b'{"b": 1000000000000000000000000000000}')
     assert strict["b"] == value["b"]
+    # an observe line: serde_json refuses a bare NaN or Infinity (the writer writes null)
+    for token in (b"NaN", b"Infinity", b"-Infinity"):
+        with pytest.raises(LineError, match="bare .*Infinity|bare NaN"):
+            parse_line(b'{"a": ' + token + b', "b": 1}', constants=False)
+    assert parse_line(big.replace(b"NaN", b"null"), constants=False)[0]["b"] == 1e30
     assert nan_to_null({"x": [float("nan"), float("inf"), 1.5]}) == {"x": [None, None, 1.5]}
     deep = '{"a":' * 1024 + "1" + "}" * 1024
     assert json_text(parse_line(deep.encode())[0]) == deep

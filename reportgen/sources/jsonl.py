@@ -31,11 +31,13 @@ class LineError(ValueError):
 _DEEP_LIMIT = 20_000
 
 
-def parse_line(raw: bytes, deep: bool = False) -> tuple[Any, bool]:
+def parse_line(raw: bytes, deep: bool = False, constants: bool = True) -> tuple[Any, bool]:
     """Parse one line; returns (value, utf8_replaced).  Raises LineError.
 
     A line nested deeper than MAX_NESTING is refused, unless ``deep`` (a whole document whose
-    readers walk it without recursion: a tinker logtree, read to 20,000 levels)."""
+    readers walk it without recursion: a tinker logtree, read to 20,000 levels).  Without
+    ``constants``, a bare ``NaN``, ``Infinity`` or ``-Infinity`` makes the line unreadable, as
+    serde_json has it (an observe line); Python's json writes them (a tinker file)."""
     try:
         return orjson.loads(raw), False
     except orjson.JSONDecodeError as exc:
@@ -52,7 +54,7 @@ def parse_line(raw: bytes, deep: bool = False) -> tuple[Any, bool]:
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, _DEEP_LIMIT))
-        value = json.loads(text)
+        value = json.loads(text) if constants else json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, json.JSONDecodeError):
             raise LineError(exc.msg, f":{exc.lineno}:{exc.colno}") from exc
@@ -67,6 +69,10 @@ def parse_line(raw: bytes, deep: bool = False) -> tuple[Any, bool]:
     if _LONG_DIGITS.search(text):
         value = _tame_ints(value)
     return value, replaced
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"a bare {name}, which the trainer's reader refuses")
 
 
 # orjson's limit: deeper than this, a line is refused as not readable. The trainers' own

@@ -169,7 +169,7 @@ def _header_ok(rec: dict[str, Any]) -> bool:
         v = rec.get(k)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             return False
-    return True
+    return rec["segment"] < 2**32  # a u32 (spec §1.1): a larger one does not deserialize
 
 
 _UPDATE_KINDS = frozenset(("rollout", "selection", "outcome", "update"))
@@ -269,7 +269,7 @@ def _packed_metrics(metrics: dict[str, Any]) -> _Metrics:
 def _classify(raw: bytes) -> tuple[int, Any]:
     """(code, slim record or detail) of one line that is not blank."""
     try:
-        rec, replaced = parse_line(raw)
+        rec, replaced = parse_line(raw, constants=False)
     except LineError as exc:
         return _UNREADABLE, str(exc)
     v = rec.get("v") if isinstance(rec, dict) else None
@@ -353,7 +353,7 @@ def _classify_lines(data: bytes, out: list[tuple[int, int, Any]]) -> bytes:
                 and type(bl) is int
                 and type(v) is int
                 and v == 1
-                and seg >= 0
+                and 0 <= seg < 4294967296
                 and bid >= 0
                 and bi >= 0
                 and bl >= 1
@@ -1406,6 +1406,8 @@ class ObserveReader:
             if prev is not None and n > prev + 1:
                 gaps.append((prev + 1, n - 1))
             prev = n
+            if not iterations or iterations[-1].segment != ref.segment:
+                run.segment_starts.append(n)
             iterations.append(ref)
             for i in u.prompt_ids:
                 numbers = index.get(key_names[i])
@@ -1514,7 +1516,7 @@ class ObserveReader:
                     rec = loads(raw)  # parse_line's first step, without its call for each of thousands of lines
                 except orjson.JSONDecodeError:
                     try:
-                        rec, _ = parse_line(raw)
+                        rec, _ = parse_line(raw, constants=False)
                     except LineError:
                         if first:  # a span starts at a record that parsed during the scan
                             self._changed = True
@@ -1943,7 +1945,7 @@ class ObserveReader:
                     rec = loads(raw)
                 except orjson.JSONDecodeError:
                     try:
-                        rec, _ = parse_line(raw)
+                        rec, _ = parse_line(raw, constants=False)
                     except LineError:
                         self._changed = True
                         continue
