@@ -453,6 +453,13 @@
     if (!idx || !v) return;
     var here = parseInt(v.getAttribute("data-number"), 10);
     var NEAREST = 10;
+    // a key names a prompt of its own segment (a resume writes its prompts again): the
+    // updates from this page's segment's first to the next segment's
+    var first = 0, end = Infinity, starts = window.RG_SEGMENT_STARTS || [];
+    for (var si = 0; si < starts.length; si++) {
+      if (starts[si] <= here) first = starts[si];
+      else { end = starts[si]; break; }
+    }
     function link(key, n) {
       var a = document.createElement("a");
       a.className = "xlink";
@@ -472,7 +479,7 @@
       var list = key && Object.prototype.hasOwnProperty.call(idx, key) ? idx[key] : null;
       var p = g.querySelector("p.others"), span = p && p.querySelector(".olist");
       if (!Array.isArray(list) || !span) return;
-      var others = list.filter(function (n) { return n !== here; });
+      var others = list.filter(function (n) { return n !== here && n >= first && n < end; });
       var later = others.filter(function (n) { return n > here; });
       var more = span.querySelector(".ocut") !== null || later.length > NEAREST;
       add(span, key, later.slice(0, NEAREST));

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -557,6 +558,15 @@ class Run:
     eval_metric_prefix: dict[str, str] = field(default_factory=dict)  # label -> metric prefix
     # prompt key -> train iteration numbers where it was sampled (for cross-links)
     prompt_index: dict[str, list[int]] = field(default_factory=dict)
+    # observe: the first update of each segment's run of visible updates, in order; prompt
+    # keys are a segment's own (spec §1.4), so cross-links stay inside these ranges
+    segment_starts: list[int] = field(default_factory=list)
+
+    def segment_range(self, number: int) -> tuple[int, float]:
+        """[first, end) of the update numbers of ``number``'s segment (all of them without starts)."""
+        starts = self.segment_starts
+        i = bisect_right(starts, number)
+        return (starts[i - 1] if i else 0), (starts[i] if i < len(starts) else math.inf)
 
     @property
     def iterations_word(self) -> str:

@@ -1186,6 +1186,8 @@ def _content_key(job: _Job, ref: IterationRef, prev_ref: IterationRef | None) ->
             return None
     # a page links the earlier updates that sampled its prompts (later ones: prompts.js)
     earlier = _earlier_prompts(job).get(ref.number, "") if job.run.prompt_index else ""
+    if earlier:  # and only those of its segment
+        earlier += f":{job.run.segment_range(ref.number)[0]}"
     if job.key_common is None:  # the same for every page of the build
         job.key_common = repr(
             (job.groups_per_page, job.markdown, job.search, sorted((k, str(v)) for k, v in job.common.items()))
@@ -1720,7 +1722,15 @@ def render_run(
             # what follows from the scan alone, not from the pages: written while the workers render
             if run.prompt_index:
                 ordered = {k: run.prompt_index[k] for k in sorted(run.prompt_index)}
-                writer.write("prompts.js", "window.RG_PROMPTS = " + script_json(ordered) + ";\n")
+                # with the first update of each segment: the script links inside a page's own
+                writer.write(
+                    "prompts.js",
+                    "window.RG_PROMPTS = "
+                    + script_json(ordered)
+                    + ";\nwindow.RG_SEGMENT_STARTS = "
+                    + script_json(run.segment_starts)
+                    + ";\n",
+                )
             cols = Columns(run) if run.metrics.columns else None
             after = digests = None
             if cols is not None:

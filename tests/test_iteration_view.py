@@ -85,6 +85,25 @@ def recurring_run(directory: Path, updates: int = 14) -> Path:
     return o.write(directory)
 
 
+def resumed_recurring_run(directory: Path) -> Path:
+    """p:0 sampled in every update: updates 1..16 in segment 0, then a resume from 14 whose
+    segment writes p:0 again, another question (the keys are a segment's own), for 15..24."""
+    o = Obs().run("grpo", group_size=2)
+
+    def update(n: int) -> None:
+        o.batch(*[o.rollout(n, 0, m, f"update {n} answer {m}", prompt="p:0", reward=float(m)) for m in range(2)])
+        o.batch(o.update(n, reward__mean=0.5))
+
+    o.batch(o.prompt("p:0", "What is 2 + 2?"))
+    for n in range(1, 17):
+        update(n)
+    o.run("grpo", resumed=14, group_size=2)
+    o.batch(o.prompt("p:0", "Name a prime."))
+    for n in range(15, 25):
+        update(n)
+    return o.write(directory)
+
+
 def build_synthetic(tmp: Path, groups_per_page: int = 3) -> Path:
     out = tmp / "site"
     build(str(synthetic_run(tmp / "src")), out, BuildOptions(groups_per_page=groups_per_page))

@@ -421,6 +421,28 @@ def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
         assert soup(grpo / f"train_iteration_00000{n}.html").find("script", src="prompts.js") is not None
 
 
+def test_same_prompt_links_stay_inside_a_segment(tmp_path):
+    """A prompt key names a prompt of its own segment (spec 1.4): after a resume that writes
+    p:0 again, another question, the resumed updates link each other only, and so do the
+    earlier ones; prompts.js says where each segment starts, for the later links."""
+    from .test_iteration_view import resumed_recurring_run
+
+    site = tmp_path / "site"
+    build(str(resumed_recurring_run(tmp_path / "src")), site, BuildOptions(jobs=1))
+
+    def earlier(n: int) -> tuple[list[str], str]:
+        page = soup(site / f"train_iteration_{n:06d}.html")
+        cut = page.select_one("#g0 .ocut")
+        return [a.get_text() for a in page.select("#g0 p.others a.xlink")], cut.get_text() if cut else ""
+
+    assert "Name a prime." in soup(site / "train_iteration_000015.html").get_text()
+    assert earlier(15) == ([], "")  # update 14 sampled p:0 of segment 0: another prompt
+    assert earlier(20) == (["15", "16", "17", "18", "19"], "")
+    assert earlier(14) == ([str(k) for k in range(4, 14)], "3 earlier, ")
+    js = (site / "prompts.js").read_text("utf-8")
+    assert "window.RG_SEGMENT_STARTS = [1,15];" in js
+
+
 def test_logtree_written_a_group_at_a_time_falls_back_per_group(tmp_path):
     """The logtree JSON is written a group at a time; a group that orjson cannot write (a
     token count past 64 bits in the model) goes through the fallback encoder alone, and the

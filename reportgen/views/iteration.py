@@ -705,15 +705,20 @@ def iteration_context(
     train = ref.kind == "train"
     number = ref.number
 
+    seg_first = run.segment_range(number)[0]
+
     def others(pkey: str) -> tuple[list[tuple[int, str]], int]:
         # later updates come from prompts.js: old pages stay unchanged when a run grows; of
         # the earlier ones only the nearest are in the HTML, so a page's size does not grow
         # with the run (a small dataset is sampled again every few updates)
+        # a key names a prompt of its own segment only (spec §1.4: a resumed segment writes
+        # its prompts again, maybe others under the same keys)
         numbers = run.prompt_index.get(pkey, [])
+        lo = bisect_left(numbers, seg_first)
         end = bisect_left(numbers, number)
-        start = max(0, end - OTHERS_SHOWN)
+        start = max(lo, end - OTHERS_SHOWN)
         q = quote(pkey, safe="")
-        return [(n, f"{page_name('train', '', n)}#prompt={q}") for n in numbers[start:end]], start
+        return [(n, f"{page_name('train', '', n)}#prompt={q}") for n in numbers[start:end]], start - lo
 
     facts = PageGroups()
     chunks = group_chunks(

@@ -10,7 +10,7 @@ import pytest
 
 from reportgen.site import BuildOptions, build
 
-from ..test_iteration_view import build_synthetic, recurring_run
+from ..test_iteration_view import build_synthetic, recurring_run, resumed_recurring_run
 from .conftest import file_url, seen_text
 
 pytestmark = pytest.mark.browser
@@ -25,6 +25,8 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     out = {"syn": build_synthetic(root / "syn")}
     out["recurring"] = root / "recurring"
     build(str(recurring_run(root / "recurring-src", 24)), out["recurring"])
+    out["resumed"] = root / "resumed"
+    build(str(resumed_recurring_run(root / "resumed-src")), out["resumed"])
     for name, src in (("ex", FIXTURES / "observe" / "examples"), ("agent", DEMO / "agent"), ("grpo", DEMO / "grpo")):
         out[name] = root / name
         build(str(src), out[name])
@@ -1285,6 +1287,20 @@ def test_same_prompt_links_filled_in_from_prompts_js(sites, watched):
     wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 14")
     assert links() == [str(k) for k in range(10, 20)] + ["21", "22", "23", "24"]
     clean(watched, site)
+    # after a resume that wrote p:0 again (another question), a page links its own
+    # segment's updates only: 14 is segment 0's last, 15..24 the resumed segment's
+    resumed = sites["resumed"]
+    watched.requests.clear()
+    open_page(watched, resumed, "train_iteration_000012.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 12")
+    assert links() == [str(k) for k in range(2, 12)] + ["13", "14"]
+    assert seen_text(watched.page, "#g0 .oall") == "all 13"
+    clean(watched, resumed)
+    open_page(watched, resumed, "train_iteration_000017.html")
+    wait_js(watched, "document.querySelectorAll('#g0 p.others a.xlink').length === 9")
+    assert links() == ["15", "16"] + [str(k) for k in range(18, 25)]
+    assert page.query_selector("#g0 .oall") is None
+    clean(watched, resumed)
     # a prompt sampled in a few updates: every link at load, no button
     syn = sites["syn"]
     watched.requests.clear()  # the recurring site's requests were checked above
