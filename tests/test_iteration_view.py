@@ -357,6 +357,33 @@ def test_tool_results_pair_with_the_nearest_preceding_call():
     v2, _ = conversation_view(tk, [])
     assert [c.result.text.text for c in v2[0].calls] == ["2", "4"]
     assert not v2[1].unknown_call and not v2[1].standalone
+    # observe: the trainer's viewers pair by id alone; a result without one answers no call
+    ob = [
+        Message("assistant", "", tool_calls=[ToolCall("call_0", "read", {})]),
+        Message("tool", "WHO-AM-I"),
+        Message("assistant", "done"),
+    ]
+    v3, _ = conversation_view(ob, [], by_id=True)
+    assert v3[0].calls[0].result is None and v3[1].standalone and v3[1].unknown_call
+
+
+def test_an_observe_tool_result_without_an_id_answers_no_call(tmp_path):
+    """A page: the call says "no result", the tool message stands alone as "unknown call"."""
+    o = Obs().run(algorithm="agent_grpo")
+    msgs = [
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "call_0", "name": "read", "arguments": {}}]},
+        {"role": "tool", "content": "WHO-AM-I"},
+        {"role": "assistant", "content": "done"},
+    ]
+    o.batch(o.prompt(), o.rollout(1, 0, 0, None, messages=msgs))
+    o.batch(o.update(1))
+    site = tmp_path / "site"
+    build(str(o.write(tmp_path / "src")), site, BuildOptions(markdown="off"))
+    card = soup(site / "train_iteration_000001.html").select_one("article.member")
+    call = card.select_one("details.call")
+    assert call.select_one(".result") is None and "no result" in call.summary.get_text()
+    alone = card.select_one('.msg[data-role="tool"]')
+    assert "WHO-AM-I" in alone.get_text() and "unknown call" in alone.select_one(".chip.unknown").get_text()
 
 
 def test_tinker_pages_have_no_training_badges():

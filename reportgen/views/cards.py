@@ -763,7 +763,8 @@ def _member(
             turns, calls, tool_errors = conv.turns, conv.calls, conv.tool_errors
             compact = conv.compact
         elif m.messages is not None:
-            msgs, unattributed = conversation_view(m.messages, m.step_rewards, md)
+            # an observe member (training_known) pairs a tool result with its call by id alone
+            msgs, unattributed = conversation_view(m.messages, m.step_rewards, md, by_id=training_known)
             facts.has_conversations = True
             # one walk of the views, which hold each text's and each call's cut already
             # (any_cut_member would test them all again)

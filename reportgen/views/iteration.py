@@ -139,14 +139,15 @@ def _call_view(cid: str | None, name: str, arguments: Any) -> CallView:
 
 
 def conversation_view(
-    messages: list[Message], step_rewards: Sequence[Any] | None = None, md: bool = False
+    messages: list[Message], step_rewards: Sequence[Any] | None = None, md: bool = False, by_id: bool = False
 ) -> tuple[list[MessageView], list[dict[str, Any]]]:
     """Messages with each tool result attached to the call it answers.
 
     A result belongs to the nearest preceding call with its id (ids such as
-    ``call_0`` repeat across turns).  A result no call claims is "unknown
-    call"; a call without a result says "no result".  A tool message stays on
-    its own when a step reward points at it.
+    ``call_0`` repeat across turns).  A result without an id answers the first
+    unanswered call of the latest turn (tinker's messages have no ids), unless
+    ``by_id`` (observe: the trainer's viewers pair by id alone).  A result no
+    call claims is "unknown call"; a call without a result says "no result".
     """
     views = [_msg_view(i, m, md) for i, m in enumerate(messages)]
     final = next((v for v in reversed(views) if v.role == "assistant" and messages[v.index].plain_text().strip()), None)
@@ -161,8 +162,8 @@ def conversation_view(
                 if c.id:
                     open_calls[c.id] = c  # the latest call with this id
         elif v.role == "tool":
-            if v.tool_call_id:
-                call = open_calls.get(v.tool_call_id)
+            if v.tool_call_id or by_id:
+                call = open_calls.get(v.tool_call_id) if v.tool_call_id else None
             else:
                 # no id (tinker's messages): the first unanswered call of the latest turn, by name when known
                 call = next(
@@ -176,7 +177,7 @@ def conversation_view(
             elif call is not None:
                 v.tool_name = v.tool_name or call.name
             else:
-                v.unknown_call = bool(v.tool_call_id) or not v.tool_name
+                v.unknown_call = bool(v.tool_call_id) or by_id or not v.tool_name
     unattributed: list[dict[str, Any]] = []
     for sr in step_rewards or []:
         chip = {"step": sr.step_index, "kind": sr.kind, "reward": sr.reward, "text": fmt_signed(sr.reward)}
