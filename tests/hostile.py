@@ -88,6 +88,9 @@ def deep_json(levels: int, leaf: str) -> str:
 BIG_NUMBERS = {"huge": 10**30, "huge_neg": -(10**40), "u64": 2**64 - 1, "tiny": 5e-324, "max": 1.7976931348623157e308}
 # written as bare literals (not JSON, but Python's json writes them)
 NONFINITE_LITERALS = '"nan": NaN, "inf": Infinity, "ninf": -Infinity, "overflow": 1e400'
+# the observe writer writes a non-finite number as null; a bare NaN makes a line serde_json
+# refuses, which reader.rs skips (test_observe_reader), and with it the batch
+OBSERVE_NONFINITE = '"nan": null, "inf": null, "ninf": null, "overflow": 1e400'
 
 HOSTILE_FIELDS_OBSERVE = [
     "folder",
@@ -220,7 +223,7 @@ def write_observe(directory: Path, big: int = 10 * 1024 * 1024) -> Path:
     # duplicate keys, NaN and huge numbers inside a rollout: hand-written JSON
     dup_rollout = (
         '{"type": "rollout", "update": 1, "group": 0, "member": 1, "prompt": %s, "completion": "first",'
-        ' "completion": %s, "reward": NaN, "reward_raw": 1e400, "advantage": -Infinity, "tokens": %d,'
+        ' "completion": %s, "reward": null, "reward_raw": 1e400, "advantage": null, "tokens": %d,'
         ' "seed": %d, "metadata": {"k": 1, "k": %s, %s}}'
         % (
             json.dumps(short("prompt.key")),
@@ -228,7 +231,7 @@ def write_observe(directory: Path, big: int = 10 * 1024 * 1024) -> Path:
             10**30,
             2**70,
             json.dumps(h("rollout.metadata.dup")),
-            NONFINITE_LITERALS,
+            OBSERVE_NONFINITE,
         )
     )
     rollouts: list[dict[str, Any] | str] = [
@@ -288,7 +291,7 @@ def write_observe(directory: Path, big: int = 10 * 1024 * 1024) -> Path:
             json.dumps(short("update.status")),
             json.dumps(short("metric.name")),
             json.dumps("</script><script>window.__rgpwn=31</script>"),
-            NONFINITE_LITERALS,
+            OBSERVE_NONFINITE,
             10**30,
         )
     )

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reportgen.sources.jsonl import nan_to_null
+
 
 class Obs:
     """Accumulates lines the way the trainer's sink writes them."""
@@ -21,7 +23,8 @@ class Obs:
             rec = {"v": 1, "segment": seg, "time": "2026-01-01T00:00:00.000Z", "batch_id": self.batch_id}
             rec.update(batch_index=i, batch_len=len(bodies))
             rec.update(b)
-            self.lines.append(json.dumps(rec, sort_keys=True, separators=(",", ":")))
+            # a non-finite number as null, as the trainer writes it (serde_json::to_value)
+            self.lines.append(json.dumps(nan_to_null(rec), sort_keys=True, separators=(",", ":")))
         self.batch_id += 1
         return self
 

@@ -229,9 +229,14 @@ def test_data_files_are_inert(sites):
         for js in (p for p in _site_files(site) if p.suffix == ".js"):
             body = js.read_text("utf-8")
             assert "</" not in body and "<!--" not in body, js.name
-            m = re.fullmatch(r"(?:/\*[^*]*\*/\s*)?window\.[A-Za-z_]+\s*=\s*(.*?);?\s*", body, re.S)
+            # one assignment of JSON, or several, each on a line of its own
+            m = re.fullmatch(r"(?:/\*[^*]*\*/\s*)?((?:window\.[A-Za-z_]+\s*=\s*.*?;?\s*)+)", body, re.S)
             assert m, js.name
-            json.loads(m.group(1))
+            statements = [m.group(1)] if body.count("\nwindow.") == 0 else m.group(1).strip().split("\n")
+            for statement in statements:
+                value = re.fullmatch(r"window\.[A-Za-z_]+\s*=\s*(.*?);?\s*", statement, re.S)
+                assert value, js.name
+                json.loads(value.group(1))
         for data in (p for p in _site_files(site) if p.suffix == ".json"):
             text = data.read_bytes()
             assert text.lstrip()[:1] in (b"{", b"["), data.name

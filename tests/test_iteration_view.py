@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from reportgen.model import Group, Member, Message, ToolCall
+from reportgen.model import Group, Member, Message, Prompt, ToolCall
 from reportgen.site import BuildOptions, build
 from reportgen.views import cards
 from reportgen.views.iteration import compact_line, json_tree
@@ -365,6 +365,16 @@ def test_tool_results_pair_with_the_nearest_preceding_call():
     ]
     v3, _ = conversation_view(ob, [], by_id=True)
     assert v3[0].calls[0].result is None and v3[1].standalone and v3[1].unknown_call
+
+
+def test_a_batch_of_many_prompts_lists_its_first_keys_escaped():
+    members = [
+        Member(member=i, completion="a", reward=None, prompt=Prompt(key=f"<k{i}>", messages=[Message("user", "q")]))
+        for i in range(11)
+    ]
+    html = groups_html([Group(id=None, prompt=None, members=members)])
+    shown = ", ".join(f"&lt;k{i}&gt;" for i in range(8))
+    assert f"11 different prompts ({shown} and 3 more): each rollout shows its own" in html
 
 
 def test_an_observe_tool_result_without_an_id_answers_no_call(tmp_path):

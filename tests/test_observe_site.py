@@ -358,8 +358,8 @@ def test_a_ppo_batch_of_several_pages_counts_the_prompts_of_each(tmp_path, monke
     ]
     # by reward: members 4 and 3 (p:1, p:0), then 2 and 1 (p:2, p:1), then 0 (p:0)
     assert [p.get_text() if p else None for p in previews] == [
-        "2 different prompts on this page: each rollout shows its own",
-        "2 different prompts on this page: each rollout shows its own",
+        "2 different prompts on this page (p:1, p:0): each rollout shows its own",
+        "2 different prompts on this page (p:2, p:1): each rollout shows its own",
         "question 0",
     ]
 
@@ -409,7 +409,8 @@ def test_only_pages_with_group_prompts_load_the_prompt_index(tmp_path):
     assert "question 1" in page.get_text()
     assert page.find("script", src="prompts.js") is None and page.select("p.others") == []
     # the batch's header previews no one member's prompt as if it were the batch's
-    assert page.select_one("p.preview").get_text() == "3 different prompts: each rollout shows its own"
+    # it lists their keys, as the trainer's viewer does (spec 5.1), the first 8 of a large batch
+    assert page.select_one("p.preview").get_text() == "3 different prompts (p:0, p:1, p:2): each rollout shows its own"
 
     g = Obs().run("grpo", group_size=2)
     for n in (1, 2):

@@ -559,6 +559,7 @@ def overview_rows(rows: list[OverviewRow], hrefs: list[str], training_known: boo
 
 
 MEMBERS_PER_CHUNK = 1024
+PROMPT_KEYS_SHOWN = 8  # a PPO batch samples a prompt per rollout: the first few keys, then a count
 
 
 def group_chunks(
@@ -617,10 +618,18 @@ def _members_prompts(members: list[Member], paged: bool) -> str:
     when they share one, else how many prompts they sample (each card shows its own); of
     this page's members when the group has pages of its own (counting the whole group on
     each of its pages would cost its size times its pages)."""
-    keys = {m.prompt.key if m.prompt is not None else None for m in members}
+    keys = dict.fromkeys(m.prompt.key if m.prompt is not None else None for m in members)
     if len(keys) <= 1:
         return _prompt_preview(members[0].prompt) if members else ""
-    return f"{len(keys):,} different prompts{' on this page' if paged else ''}: each rollout shows its own"
+    # the distinct keys, as the trainer's viewer lists them in the card's header (spec §5.1)
+    named = [k for k in keys if k]
+    shown = ", ".join(named[:PROMPT_KEYS_SHOWN])
+    if len(named) > PROMPT_KEYS_SHOWN:
+        shown += f" and {len(named) - PROMPT_KEYS_SHOWN:,} more"
+    return (
+        f"{len(keys):,} different prompts{' on this page' if paged else ''}"
+        f"{f' ({shown})' if shown else ''}: each rollout shows its own"
+    )
 
 
 def _group(
