@@ -325,8 +325,13 @@ def test_final_answer_marked_and_tool_results_indexed():
         finals = s.select(".member [data-final]")
         assert len(finals) == len(s.select(".member"))
         assert all(f["data-role"] == "assistant" for f in finals)
-        results = s.select(".result[data-index]")
-        assert results and all(r["data-role"] == "tool" for r in results)
+        # the fixture's step rewards point at its tool results: each is drawn on its own
+        # (spec 5.2), and its call says where
+        results = s.select('.msg[data-role="tool"][data-index]')
+        assert results and not s.select(".result[data-index]")
+        apart = [p.get_text() for p in s.select("details.call .result-apart")]
+        assert apart and all("a step reward points at it" in t for t in apart)
+        assert {f"#{r['data-index']}," for r in results} >= {t.split()[2] for t in apart}
         assert "Tomorrow Paris will be sunny" in " ".join(f.get_text() for f in finals)
         assert re.search(r"\d+:0:\d+", s.select_one(".member")["data-cid"])
 

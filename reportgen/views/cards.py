@@ -122,6 +122,11 @@ def _role(role: str) -> tuple[str, str]:
     return out
 
 
+def _apart(index: int) -> str:
+    """What a call says of its result drawn on its own (a step reward points at it)."""
+    return f'\n<p class="result-apart">result: message #{index}, on its own below (a step reward points at it)</p>'
+
+
 # chips both conversation paths write (_message and _plain_conversation)
 _FINAL_ATTR = ' data-final="1"'
 _FINAL_CHIP = ' <span class="chip final">final answer</span>'
@@ -179,7 +184,9 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
             f'\n<details class="call" open data-tool="{name}">\n<summary><span class="callname">{name}</span>'
             f'{cid}{state}{cut}</summary>\n<pre class="args">{esc_pre(c.arguments)}</pre>'
         )
-        if r is not None:
+        if r is not None and r.standalone:
+            w(_apart(r.index))
+        elif r is not None:
             n = line_count(r.text.text)
             failed = r.is_error
             chip = _ERROR_CHIP if failed else ""
@@ -295,7 +302,8 @@ def _plain_conversation(m: Member) -> _Conv | None:
                 call_name = messages[at[0]].tool_calls[at[1]].name
                 if at not in result_of:
                     result_of[at] = i
-                    inside.add(i)
+                    if i not in chips:  # one a step reward points at is drawn on its own
+                        inside.add(i)
                 names[i] = name or call_name
             else:
                 if name:
@@ -362,7 +370,9 @@ def _plain_conversation(m: Member) -> _Conv | None:
                 f"{cid}{state}{_CUT_CHIP if args_cut else ''}"
                 f'</summary>\n<pre class="args">{esc_pre(args_text)}</pre>'
             )
-            if r is not None and res is not None:
+            if r is not None and r not in inside:
+                w(_apart(r))
+            elif r is not None and res is not None:
                 rtext = res.content
                 k = line_count(rtext)
                 failed = res.is_error

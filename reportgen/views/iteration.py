@@ -147,7 +147,8 @@ def conversation_view(
     ``call_0`` repeat across turns).  A result without an id answers the first
     unanswered call of the latest turn (tinker's messages have no ids), unless
     ``by_id`` (observe: the trainer's viewers pair by id alone).  A result no
-    call claims is "unknown call"; a call without a result says "no result".
+    call claims is "unknown call"; a call without a result says "no result".  A
+    result a step reward points at is drawn on its own (its call says where).
     """
     views = [_msg_view(i, m, md) for i, m in enumerate(messages)]
     final = next((v for v in reversed(views) if v.role == "assistant" and messages[v.index].plain_text().strip()), None)
@@ -185,8 +186,10 @@ def conversation_view(
         if not valid:
             unattributed.append(chip)
         for i in valid:
-            # a tool result drawn inside its call carries its chips there
             views[i].step_rewards.append(chip)
+            # a tool result a step reward points at is drawn on its own, as the trainer's
+            # viewer draws it (spec §5.2); its call says where
+            views[i].standalone = True
     return views, unattributed
 
 
