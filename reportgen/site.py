@@ -43,7 +43,7 @@ from .resources import assets_dir, templates_dir
 from .sources import Progress, Reader
 from .sources.detect import open_source
 from .sources.jsonl import key_bytes
-from .storage import is_url, shown_text
+from .storage import SITE_MARKER, is_url, shown_text
 from .views.cards import overview_rows
 from .views.charts import CHUNK_DIR, DATA_FILE, DOWNLOADS, Columns, chart_parts, charts_context, table_digests
 from .views.index import index_context, iteration_rows_parts, row_keys
@@ -69,7 +69,7 @@ from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, sha
 from .views.search import index_bytes as search_index_bytes
 from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
 
-MARKER = ".reportgen-site"
+MARKER = SITE_MARKER
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; frame-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'"

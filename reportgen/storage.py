@@ -16,6 +16,8 @@ from typing import IO, Any
 
 from .errors import InputError
 
+# the file that marks a folder written by reportgen (a site); a reader never reads inside one
+SITE_MARKER = ".reportgen-site"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 

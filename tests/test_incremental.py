@@ -569,6 +569,24 @@ def test_run_params_of_any_value_survive_the_state_file(tmp_path):
     assert shown["group_size"] == "4"
 
 
+def test_a_tinker_site_inside_its_log_path_is_not_read_as_the_run(tmp_path):
+    """A site written into the log_path under a name tinker's layouts read (an ``eval_*``
+    folder, walked for tinker 0.1.0's nested evaluator reports, or ``iteration_NNNNNN``)
+    was read by the next build as evaluations of the run: it grew with every rebuild."""
+    import shutil
+
+    src = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tinker" / "arith_sync", src)
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1))
+    for name in ("eval_site", "iteration_999999"):
+        inside = src / name
+        for _ in range(2):
+            r = build(str(src), inside, BuildOptions(jobs=1))
+            assert r.warnings == [] or not any("site" in w for w in r.warnings), r.warnings
+        assert snapshot(inside) == snapshot(full), name
+
+
 def test_tinker_resume_then_rebuild_equals_full_build(tmp_path):
     """A tinker 0.6 resume (metrics.jsonl cut at the checkpoint's step, the rest kept in
     metrics.jsonl.pre_resume_NNNNNN) numbers the attempts: every page then says its segment.

@@ -80,7 +80,7 @@ from ..model import (
     ToolCall,
     UnparsedToolCall,
 )
-from ..storage import Storage
+from ..storage import SITE_MARKER, Storage
 from . import Progress
 from .jsonl import brief, parse_line, text_of
 from .tinker_html import logtree_from_html
@@ -142,6 +142,12 @@ _INFO_KEYS = (
 _TRUNCATION_KEYS = ("stop/max_tokens", "stop/length", "max_tokens_reached", "truncated")
 
 
+def _is_site(st: Storage, folder: str) -> bool:
+    """Whether ``folder`` is a site reportgen wrote: a build into ``log_path/eval_site`` (or
+    ``iteration_999999``) must not read its own pages as the run's the next time."""
+    return st.is_file(f"{folder}/{SITE_MARKER}")
+
+
 def _nested_files(st: Storage, folder: str, depth: int) -> Iterator[str]:
     """The files under ``folder``, ``depth`` folders deep at most, as paths from the root; a
     folder that is a link is not followed (``eval_x -> .`` would read the run again, and one
@@ -151,7 +157,7 @@ def _nested_files(st: Storage, folder: str, depth: int) -> Iterator[str]:
             continue
         rel = f"{folder}/{child}"
         if st.is_dir(rel):
-            if depth > 1 and not st.is_link(rel):
+            if depth > 1 and not st.is_link(rel) and not _is_site(st, rel):
                 yield from _nested_files(st, rel, depth - 1)
         else:
             yield rel
@@ -620,7 +626,7 @@ class TinkerReader:
             elif name.startswith("eval_") and st.is_dir(name):
                 # tinker 0.1.0 did not sanitize an evaluator's name (spec §0): one holding a
                 # "/" wrote its reports into folders, eval_a/b_iteration_000010.html
-                if st.is_link(name):
+                if st.is_link(name) or _is_site(st, name):
                     continue
                 for rel in _nested_files(st, name, 8):
                     m = _FLAT_FILE_RE.match(rel)
@@ -628,7 +634,7 @@ class TinkerReader:
                         add("eval", m.group(2) or "", int(m.group(3)), m.group(4), rel, False)
         for name in names:
             dm = _ITER_DIR_RE.match(name)
-            if not dm:
+            if not dm or _is_site(st, name):
                 continue
             n = int(dm.group(1))
             for fname in st.listdir(name):
