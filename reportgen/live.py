@@ -24,14 +24,15 @@ import orjson
 from .errors import InputError, OutputError
 from .site import BuildOptions, BuildResult, build
 from .sources import Progress
-from .storage import Storage
+from .storage import SITE_MARKER, Storage
 
 LIVE_FILE = "live.js"
 _DIGITS = re.compile(r"\d+")
 
 
 def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, int, float], ...]:
-    """Names, sizes and times of the files a build reads (two levels deep), leaving out the
+    """Names, sizes and times of the files a build reads (two levels deep, an ``eval_*``
+    folder's as deep as the build reads them), leaving out the
     site ``out`` and hidden folders (a build's staging folder beside it) when they sit in
     the source: each build would change the signature, and start the next."""
     storage = Storage(source)
@@ -52,18 +53,31 @@ def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, i
             *[p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and os.path.realpath(p) != skip],
         ]
     )
+
+    def scan(base: Path | str, depth: int) -> None:
+        try:
+            for entry in os.scandir(base):
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_file():
+                    st = entry.stat()
+                    entries.append((os.path.relpath(entry.path, root), st.st_size, st.st_mtime))
+                elif depth > 1 and entry.is_dir(follow_symlinks=False):
+                    if not os.path.isfile(os.path.join(entry.path, SITE_MARKER)):
+                        scan(entry.path, depth - 1)
+        except OSError:
+            return
+
     for base in paths:
         if base.is_file():
             st = base.stat()
             entries.append((base.name, st.st_size, st.st_mtime))
-            continue
-        try:
-            for entry in os.scandir(base):
-                if entry.is_file() and not entry.name.startswith("."):
-                    st = entry.stat()
-                    entries.append((os.path.relpath(entry.path, root), st.st_size, st.st_mtime))
-        except OSError:
-            continue
+        elif base == root:
+            scan(base, 1)
+        else:
+            # tinker 0.1.0 wrote an evaluator named "a/b/c" into eval_a/b/, which the build
+            # reads 8 folders deep (sources.tinker._nested_files)
+            scan(base, 8 if base.name.startswith("eval_") and not base.is_symlink() else 1)
     return tuple(sorted(entries))
 
 

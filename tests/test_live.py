@@ -426,3 +426,25 @@ def test_a_site_inside_its_source_does_not_start_builds_by_itself(tmp_path):
         stamp = (out / ".reportgen-state").stat().st_mtime_ns
         time.sleep(1.0)  # five intervals
         assert (out / ".reportgen-state").stat().st_mtime_ns == stamp
+
+
+def test_the_signature_sees_what_the_build_reads_of_nested_evaluator_folders(tmp_path):
+    """tinker 0.1.0 wrote an evaluator named "a/b/c" into eval_a/b/: a new report three
+    folders down is read by the build, so watch must see it; a site's files are not."""
+    from reportgen.live import source_signature
+
+    src = tmp_path / "run"
+    (src / "eval_a" / "b").mkdir(parents=True)
+    (src / "metrics.jsonl").write_text('{"step": 0}\n')
+    (src / "eval_a" / "b" / "c_iteration_000000.html").write_text("<html></html>")
+    before = source_signature(str(src))
+    assert ("eval_a/b/c_iteration_000000.html", 13) in [(n, s) for n, s, _t in before]
+    (src / "eval_a" / "b" / "c_iteration_000001.html").write_text("<html></html>")
+    assert source_signature(str(src)) != before
+    # a site written under such a folder is not read by the build: its files change nothing
+    site = src / "eval_a" / "site"
+    site.mkdir()
+    (site / ".reportgen-site").write_text("{}")
+    now = source_signature(str(src))
+    (site / "index.html").write_text("x")
+    assert source_signature(str(src)) == now
