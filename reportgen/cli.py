@@ -259,7 +259,20 @@ def _terminated(signum: int, _frame: Any) -> None:
     raise Terminated(signum)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group: an interrupt before a command's own handling begins (a SIGTERM
+    while its modules load) still exits 130 or 128 + the signal, not click's "Aborted!" and
+    1, the code of bad input."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            _echo(f"reportgen: interrupted; {_site_state(exc)}", err=True)
+            sys.exit(128 + exc.signum if isinstance(exc, Terminated) else 130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="reportgen")
 def main() -> None:
     """Turn the logs of an RL run into a static website.

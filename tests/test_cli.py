@@ -275,3 +275,25 @@ def test_an_output_below_a_file_is_said_so(tmp_path):
     (tmp_path / "afile").write_text("hi")
     r = invoke("build", str(FIXTURES / "observe" / "examples"), "-o", str(tmp_path / "afile" / "sub"))
     assert r.exit_code == 1 and "afile is a file, not a folder" in r.output, r.output
+
+
+@pytest.mark.parametrize("signum, code", [(15, 143), (None, 130)])
+def test_an_interrupt_while_a_command_loads_exits_as_an_interrupt(monkeypatch, tmp_path, signum, code):
+    """A SIGTERM in a build's first quarter second (its modules loading, before its own
+    handling) printed click's "Aborted!" and exited 1, the code of bad input."""
+    import click
+
+    from reportgen.cli import Terminated
+
+    source = click.Context.get_parameter_source
+
+    def interrupted(ctx: click.Context, name: str) -> object:
+        if name == "interval" and ctx.command.name == "build":
+            raise Terminated(signum) if signum else KeyboardInterrupt()
+        return source(ctx, name)
+
+    # the first thing the command does after its imports, before any handling of its own
+    monkeypatch.setattr(click.Context, "get_parameter_source", interrupted)
+    r = invoke("build", str(tmp_path), "-o", str(tmp_path / "site"))
+    assert r.exit_code == code
+    assert "Aborted" not in r.output and "reportgen: interrupted; the previous site is untouched" in r.output
