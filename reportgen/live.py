@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from .errors import InputError, OutputError
-from .site import BuildOptions, BuildResult, build
+from .site import BuildOptions, BuildResult, build, replace_file
 from .sources import Progress
 from .storage import SITE_MARKER, Storage
 
@@ -86,10 +86,7 @@ def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
     data: dict[str, object] = {"generation": generation, "updates": result.updates, "time": time.time()}
     if result.latest is not None:
         data["latest"], data["latest_label"] = result.latest
-    payload = b"window.RG_LIVE && window.RG_LIVE(" + orjson.dumps(data) + b");\n"
-    tmp = out / (LIVE_FILE + ".tmp")
-    tmp.write_bytes(payload)
-    os.replace(tmp, out / LIVE_FILE)
+    replace_file(out / LIVE_FILE, b"window.RG_LIVE && window.RG_LIVE(" + orjson.dumps(data) + b");\n")
 
 
 def require_source(source: str) -> None:

@@ -14,6 +14,7 @@ import hashlib
 import multiprocessing
 import os
 import re
+import secrets
 import shutil
 import stat
 import sys
@@ -23,7 +24,7 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from pathlib import Path
@@ -34,7 +35,7 @@ import orjson
 from jinja2 import Environment, FileSystemLoader, ModuleLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from . import __version__
+from . import __version__, trust
 from .errors import InputError, OutputError
 from .memory import MEMORY_BUDGET, ignore_interrupts, release_memory
 from .memory import rss as _rss
@@ -243,6 +244,7 @@ MARKDOWN_AUTO_LIMIT = 64 << 20
 # the run-wide search's data files repeat every text of the run (docs/performance.md)
 SEARCH_AUTO_LIMIT = 64 << 20
 STATE = ".reportgen-state"
+STATE_LIMIT = 1 << 30  # a state file past this is not read (95% of 68,089 updates: 8.8 MiB)
 # the state's companion: the reader's metric rows as binary (observe), bound to the state by
 # its size and CRC-32, which the state names (a check of integrity: who can change the site's
 # files can change its pages as well; SHA-256 cost a rebuild of 19,370 updates 14 ms)
@@ -269,10 +271,12 @@ def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
     """A site's state file, parsed, and the SHA-256 of its bytes as read; None if it is
     missing or not ours. The companion ``ROWS`` file named by the state is in its ``rows``
     key, as bytes (or the state is None if that file is not the one named)."""
+    raw = trust.read_regular(out / STATE, STATE_LIMIT)
+    if raw is None or not _verified(raw):
+        return None  # not a state this user's builds wrote: the site is built afresh
     try:
-        raw = (out / STATE).read_bytes()
         state = orjson.loads(raw)
-    except (OSError, orjson.JSONDecodeError):
+    except orjson.JSONDecodeError:
         return None
     digest = hashlib.sha256(raw).digest()
     del raw
@@ -285,6 +289,35 @@ def _load_state(out: Path) -> tuple[dict[str, Any], bytes] | None:
             return None
         state["rows"] = rows
     return state, digest
+
+
+_MAC_HEAD = b',"mac":"'
+_MAC_TAIL = len(_MAC_HEAD) + trust.MAC_HEX + 2  # ,"mac":"<hex>"}
+
+
+def _signed(parts: Iterable[bytes]) -> Iterator[bytes]:
+    """A JSON object's bytes with its HMAC (``trust``) as its last key, ``mac``, over the
+    object as it was; the object as it was when there is no key."""
+    h = trust.hasher()
+    prev = b""
+    for part in parts:
+        if h is not None:
+            h.update(part)
+        if prev:
+            yield prev
+        prev = part
+    if h is None or not prev.endswith(b"}"):
+        yield prev
+    else:
+        yield prev[:-1] + _MAC_HEAD + h.hexdigest().encode() + b'"}'
+
+
+def _verified(raw: bytes) -> bool:
+    """Whether ``raw`` ends with the HMAC ``_signed`` gave the object before it."""
+    tail = raw[-_MAC_TAIL:]
+    if len(raw) <= _MAC_TAIL or not tail.startswith(_MAC_HEAD) or not tail.endswith(b'"}'):
+        return False
+    return trust.verify((memoryview(raw)[:-_MAC_TAIL], b"}"), tail[len(_MAC_HEAD) : -2].decode("ascii", "replace"))
 
 
 def _read_rows(out: Path, named: Any) -> bytes | None:
@@ -365,7 +398,10 @@ def recover_stale(out: Path, keep: Iterable[str] = ()) -> list[Path]:
     ``.OUT.reportgen-old-PID`` is the previous site moved aside just before the
     swap: if OUT is missing (killed between the two renames) it is put back,
     otherwise removed.  Links are unlinked, never followed. Nothing that is, or holds, one
-    of the ``keep`` paths (the build's input) is touched, whatever its name.
+    of the ``keep`` paths (the build's input) is touched, whatever its name, nor a folder
+    that no build of this user's made (``trust``: a staging folder's owner file, an old
+    site's state): with OUT inside a hostile input, such folders were installed as the
+    site or finished through a link of theirs.
     """
     parent = out.parent
     kept = [Path(k).resolve() for k in keep if k and not is_url(k)]
@@ -387,16 +423,25 @@ def recover_stale(out: Path, keep: Iterable[str] = ()) -> list[Path]:
         try:
             if path.is_symlink() or not path.is_dir():
                 path.unlink()
-            elif m.group(1) == "old" and not out.exists() and not out.is_symlink() and is_site(path):
-                os.replace(path, out)
+            elif m.group(1) == "old":
+                # a site of this user's builds (its state verifies), or not ours to touch:
+                # one planted beside OUT would have been installed as the site
+                if not is_site(path) or _load_state(path) is None:
+                    continue
+                if not out.exists() and not out.is_symlink():
+                    os.replace(path, out)
+                else:
+                    shutil.rmtree(path)
             else:
-                journal = path / JOURNAL
-                if journal.is_file() and not journal.is_symlink():
+                if not _made_here(path):
+                    continue  # a folder named like ours, made by no build of this user's
+                journal = _read_journal(path)
+                if journal is not None:
                     with _commit_lock(out):
                         # killed while moving its files into OUT: finished, unless another
                         # build has put a site in place since (a state file is back)
                         if is_site(out) and not out.is_symlink() and not os.path.lexists(out / STATE):
-                            _roll_forward(path, out)
+                            _roll_forward(path, out, journal)
                 shutil.rmtree(path)
             done.append(path)
         except OSError:
@@ -438,7 +483,20 @@ def _prepare_staging(out: Path, force: bool, inputs: Iterable[str] = ()) -> Path
     elif staging.exists():
         shutil.rmtree(staging)
     staging.mkdir()
+    proof = _owner_mac(staging)
+    if proof is not None:
+        (staging / OWNER).write_text(proof, "ascii")
     return staging
+
+
+def _owner_mac(staging: Path) -> str | None:
+    return trust.mac((b"staging\0", os.fsencode(staging.name)))
+
+
+def _made_here(staging: Path) -> bool:
+    """Whether a build of this user's made ``staging`` (its owner file verifies)."""
+    raw = trust.read_regular(staging / OWNER, 256)
+    return raw is not None and trust.verify((b"staging\0", os.fsencode(staging.name)), raw.decode("ascii", "replace"))
 
 
 @contextmanager
@@ -488,15 +546,21 @@ def _swap(staging: Path, out: Path) -> None:
                 shutil.copy2(out / name, staging / name, follow_symlinks=False)
         if out.exists():
             old = out.parent / f".{out.name}.reportgen-old-{os.getpid()}"
-            if old.exists():
+            if old.is_symlink() or old.is_file():
+                old.unlink()
+            elif old.exists():
                 shutil.rmtree(old)
             os.replace(out, old)
+        with suppress(FileNotFoundError):
+            os.unlink(staging / OWNER)  # the site is no staging folder any more
         os.replace(staging, out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
 
 JOURNAL = ".reportgen-commit"  # in a staging folder: its files are being moved into OUT
+OWNER = ".reportgen-owner"  # in a staging folder: the HMAC (trust) that a build of this user's made it
+_OWN_JOURNALS: dict[str, set[str]] = {}  # this process's journals, by staging folder
 _TRASH = ".reportgen-trash"  # in a staging folder: what the move replaced, deleted with it
 
 
@@ -533,9 +597,11 @@ def _commit_in_place(staging: Path, out: Path, state: bytes, reused: Iterable[st
             now = None
         if now != state:
             raise SiteChanged(f"{out} was changed by another build")
-        (staging / JOURNAL).write_bytes(orjson.dumps(sorted(keep)))
+        _OWN_JOURNALS[str(staging)] = keep
+        journal = orjson.dumps({"staging": os.fsdecode(staging.name), "keep": sorted(keep)})
+        (staging / JOURNAL).write_bytes(b"".join(_signed([journal])))
         os.unlink(out / STATE)
-        _roll_forward(staging, out)
+        _roll_forward(staging, out, keep)
     shutil.rmtree(staging, ignore_errors=True)
 
 
@@ -558,12 +624,34 @@ def _big_file(path: str) -> bool:
     return stat.S_ISREG(st.st_mode) and st.st_size >= _BIG_FILE
 
 
-def _roll_forward(staging: Path, out: Path) -> None:
+def _read_journal(staging: Path) -> set[str] | None:
+    """The names a journaled staging folder keeps in OUT: this process's own, or a journal
+    whose HMAC verifies and that names this folder; None otherwise."""
+    own = _OWN_JOURNALS.get(str(staging))
+    if own is not None:
+        return own
+    raw = trust.read_regular(staging / JOURNAL, STATE_LIMIT)
+    if raw is None or not _verified(raw):
+        return None
+    try:
+        journal = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    keep = journal.get("keep") if isinstance(journal, dict) else None
+    if journal.get("staging") != os.fsdecode(staging.name) or not isinstance(keep, list):
+        return None
+    return {k for k in keep if isinstance(k, str)}
+
+
+def _roll_forward(staging: Path, out: Path, keep: set[str]) -> None:
     """Move a journaled staging folder's entries into OUT (the state file last) and set aside
-    OUT's entries the new site does not have; safe to run again after an interruption."""
-    keep = set(orjson.loads((staging / JOURNAL).read_bytes()))
+    OUT's entries the new site does not have (not in ``keep``, the journal's); safe to run
+    again after an interruption."""
     trash = staging / _TRASH
-    trash.mkdir(exist_ok=True)
+    if not os.path.lexists(trash):
+        trash.mkdir()
+    elif trash.is_symlink() or not trash.is_dir():
+        raise OutputError(f"{trash} is not a folder of ours")  # what OUT replaced would go through it
 
     def aside(path: str) -> None:
         os.replace(path, trash / uuid.uuid4().hex)
@@ -585,7 +673,7 @@ def _roll_forward(staging: Path, out: Path) -> None:
 
     # the index last: it never links a new page that is not in place yet
     for name in sorted(os.listdir(staging), key=lambda n: (n == "index.html", n)):
-        if name not in (JOURNAL, _TRASH, STATE):
+        if name not in (JOURNAL, _TRASH, STATE, OWNER):
             move_in(name)
     with os.scandir(out) as entries:
         gone = [e.path for e in entries if e.name not in keep]
@@ -693,6 +781,40 @@ class SiteWriter:
         self.files.append(name)
         if name.endswith(".html"):
             self.count += 1
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` anew in one step, in a site that already exists (``reportgen index``,
+    ``live.js``): a new file of a name no one can guess, renamed over the old name. Writing
+    to the name, or to a known temporary one, followed a link a downloaded site held there."""
+    tmp = path.with_name(f".{path.name}.reportgen-new-{secrets.token_hex(8)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def replace_assets(site: Path) -> None:
+    """``copy_assets`` into a site that already exists: a new folder, put in place of the old
+    one, which is then removed (copying over it followed the links it held)."""
+    tag = secrets.token_hex(8)
+    new, old, current = site / f".assets.reportgen-new-{tag}", site / f".assets.reportgen-old-{tag}", site / "assets"
+    new.mkdir()
+    try:
+        copy_assets(new)
+        if current.is_symlink() or current.is_file():
+            current.unlink()
+        elif current.exists():
+            os.replace(current, old)
+        os.replace(new / "assets", current)
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)  # rmtree unlinks links, never follows them
 
 
 def copy_assets(dest: Path) -> None:
@@ -2082,7 +2204,7 @@ def _build(
             crc = [0]
             size = writer.write(ROWS, _checked(get_rows(), crc))
             head["rows"] = {"bytes": size, "crc32": crc[0]}
-        writer.write(STATE, state_parts(head, get_state() if get_state is not None else None, new_pages))
+        writer.write(STATE, _signed(state_parts(head, get_state() if get_state is not None else None, new_pages)))
         keep_assets = in_place and assets_in_place(out)
         if not keep_assets:
             copy_assets(staging)

@@ -37,11 +37,20 @@ from urllib.parse import quote
 
 import orjson
 
-from . import __version__
+from . import __version__, trust
 from .errors import InputError, OutputError
 from .memory import ignore_interrupts
 from .model import Run, page_name
-from .site import MARKER, BuildOptions, _prepare_staging, _swap, build, copy_assets, make_env
+from .site import (
+    MARKER,
+    BuildOptions,
+    _prepare_staging,
+    _swap,
+    build,
+    make_env,
+    replace_assets,
+    replace_file,
+)
 from .sources import Progress
 from .storage import Storage, is_url, shown_text
 from .views.charts import eval_prefixes
@@ -561,6 +570,10 @@ def build_sweep(
 
 
 def _write_marker(site: Path, title: str, source: str, left_out: list[str] | None = None) -> None:
+    (site / MARKER).write_bytes(_marker_bytes(title, source, left_out))
+
+
+def _marker_bytes(title: str, source: str, left_out: list[str] | None = None) -> bytes:
     marker: dict[str, Any] = {
         "generator": "reportgen",
         "version": __version__,
@@ -570,7 +583,7 @@ def _write_marker(site: Path, title: str, source: str, left_out: list[str] | Non
     }
     if left_out:  # runs the build could not read: the index says so, and `reportgen index` again
         marker["left_out"] = [shown_text(x) for x in left_out]
-    (site / MARKER).write_bytes(orjson.dumps(marker))
+    return orjson.dumps(marker)
 
 
 # ---------------------------------------------------------------- the sweep's index page
@@ -600,9 +613,10 @@ def _ours(page: Path) -> bool:
 
 
 def _read_marker(site: Path) -> dict[str, Any]:
+    raw = trust.read_regular(site / MARKER, 1 << 20)  # not /dev/zero behind a link, nor a FIFO
     try:
-        meta = orjson.loads((site / MARKER).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        meta = orjson.loads(raw) if raw is not None else None
+    except orjson.JSONDecodeError:
         return {}
     return meta if isinstance(meta, dict) else {}
 
@@ -883,12 +897,6 @@ def sweep_context(summaries: list[tuple[str, dict[str, Any]]], title: str) -> tu
     return ctx, data
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.parent / f".{path.name}.reportgen-tmp-{os.getpid()}"
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def write_sweep_index(site: Path, title: str | None = None, force: bool = False) -> IndexResult:
     """Write ``site/index.html`` (and its data, assets) from ``site/*/run.json``; no source needed.
 
@@ -935,12 +943,13 @@ def write_sweep_index(site: Path, title: str | None = None, force: bool = False)
         + script_json(data).encode()
         + b";\n"
     )
-    copy_assets(site)
-    (site / ".nojekyll").write_bytes(b"")
-    _atomic_write(site / DATA_FILE, js)
-    _atomic_write(site / "index.html", html.encode("utf-8"))
+    # a site that already exists (downloaded, maybe): no write follows a link it holds
+    replace_assets(site)
+    replace_file(site / ".nojekyll", b"")
+    replace_file(site / DATA_FILE, js)
+    replace_file(site / "index.html", html.encode("utf-8"))
     if title is not None or meta.get("format") != "sweep":
-        _write_marker(site, name, source)
+        replace_file(site / MARKER, _marker_bytes(name, source))
     return IndexResult(path=site / "index.html", runs=len(summaries), warnings=warnings)
 
 

@@ -14,6 +14,22 @@ from .obs import Obs
 from .test_live import _split_demo
 
 
+def write_state(site: Path, state: dict[str, Any] | bytes) -> None:
+    """A state file changed by a test, signed as a build of this user's signs it (``trust``):
+    what the rebuild then makes of its content is what is tested. An unsigned one is not read
+    at all (test_output_safety)."""
+    import orjson
+
+    from reportgen import site as site_mod
+
+    if isinstance(state, dict):
+        state.pop("mac", None)
+        raw = orjson.dumps(state)
+    else:
+        raw = state[: -site_mod._MAC_TAIL] + b"}"
+    (site / STATE).write_bytes(b"".join(site_mod._signed([raw])))
+
+
 def snapshot(site: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file() and p.name != STATE
@@ -219,7 +235,7 @@ def test_state_with_a_bad_prompt_key_id_is_read_again(tmp_path):
     assert reader["prompt_keys"] and reader["updates"]["keys"]
     for entry in reader["updates"]["keys"]:
         entry[1] = [len(reader["prompt_keys"]) + 5 for _ in entry[1]]
-    (site / STATE).write_bytes(orjson.dumps(state))
+    write_state(site, state)
     with open(src / "observe.jsonl", "ab") as f:
         f.write(rest)
     build(str(src), site, BuildOptions(jobs=1))
@@ -424,7 +440,8 @@ def test_rebuild_moves_only_its_new_files_into_the_site(tmp_path, monkeypatch):
     real = site_mod._commit_in_place
 
     def spy(staging, out, state, reused):
-        staged.append(sorted(os.listdir(staging)))
+        # the staging folder's owner file (trust) stays behind: it is no file of the site
+        staged.append(sorted(n for n in os.listdir(staging) if n != site_mod.OWNER))
         return real(staging, out, state, reused)
 
     monkeypatch.setattr(site_mod, "_commit_in_place", spy)
@@ -743,7 +760,7 @@ def test_a_state_file_changed_during_a_rebuild_makes_it_start_again(tmp_path, mo
         out = real(*a, **k)
         if not meddled:  # another build replaced the state file meanwhile
             raw = (site / STATE).read_bytes()
-            (site / STATE).write_bytes(raw.replace(b'"format":', b'"format" :', 1))
+            write_state(site, raw.replace(b'"format":', b'"format" :', 1))
             meddled.append(1)
         return out
 
@@ -838,7 +855,7 @@ def test_a_state_without_the_downloads_digest_writes_them_whole(tmp_path):
     state = orjson.loads((site / STATE).read_bytes())
     del state["downloads"]["digest"]
     state["downloads"]["rows"] = 1000  # more rows than the table has: no digest is made for them
-    (site / STATE).write_bytes(orjson.dumps(state))
+    write_state(site, state)
     build(str(src), site, BuildOptions(jobs=1))
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     for name in ("metrics.jsonl", "metrics.csv"):
@@ -970,7 +987,7 @@ def test_a_state_refused_halfway_leaves_the_scan_as_a_fresh_one(tmp_path):
     state = orjson.loads((site / STATE).read_bytes())
     state["reader"]["metric_names"] = ["zz/stale"] + state["reader"]["metric_names"]
     state["reader"]["updates"]["keys"][0][1] = [10**6]  # a prompt key id out of range: refused there
-    (site / STATE).write_bytes(orjson.dumps(state))
+    write_state(site, state)
     _metrics_run(o, 5, 5)
     (src / "observe.jsonl").write_text(o.text())
     build(str(src), site, BuildOptions(jobs=1))
@@ -1166,7 +1183,7 @@ def test_a_rebuild_writes_only_the_new_rows_of_each_metric_column(tmp_path, monk
         at = state["downloads"]["columns"]["at"]
         for k in at:
             at[k][0] = "../" + at[k][0]
-        (site / STATE).write_bytes(orjson.dumps(state))
+        write_state(site, state)
 
     got = run_case("outside", 5, 8, meddle=outside)
     assert got and not any(ok for _n, ok in got)
@@ -1231,7 +1248,7 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
 
         state = orjson.loads((site / STATE).read_bytes())
         state["downloads"]["index"]["format"] = "tinker"
-        (site / STATE).write_bytes(orjson.dumps(state))
+        write_state(site, state)
 
     assert case("format", lambda o: _metrics_run(o, 6, 7), other_format) is None
 
@@ -1241,7 +1258,7 @@ def test_a_rebuild_takes_the_index_rows_that_did_not_change_from_the_previous_in
         state = orjson.loads((site / STATE).read_bytes())
         ends = state["downloads"]["index"]["ends"]
         state["downloads"]["index"]["ends"] = [*ends[:-1], ends[-1] - 1]  # the last row cut short
-        (site / STATE).write_bytes(orjson.dumps(state))
+        write_state(site, state)
 
     assert case("ends", lambda o: _metrics_run(o, 6, 7), shifted_ends) is None
 

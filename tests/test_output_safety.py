@@ -596,3 +596,109 @@ def test_an_input_named_like_a_staging_folder_is_never_cleared(tmp_path):
     assert hash_tree(src) == before
     assert recover_stale(tmp_path / "site", [str(src / "observe.jsonl")]) == []
     assert hash_tree(src) == before
+
+
+@pytest.fixture
+def other_user(tmp_path, monkeypatch):
+    """Builds as another user of reportgen would make them: another key (``trust``)."""
+    from reportgen import trust
+
+    def switch(name: str) -> None:
+        monkeypatch.setenv("REPORTGEN_KEY", str(tmp_path / "keys" / name))
+        trust.local_key.cache_clear()
+
+    yield switch
+    monkeypatch.delenv("REPORTGEN_KEY", raising=False)
+    trust.local_key.cache_clear()
+
+
+def test_leftovers_planted_beside_an_out_inside_the_input_are_not_ours(tmp_path):
+    """OUT inside a hostile input: folders named like a killed build's leftovers were taken
+    for ours. An "old" site was installed as the site, and a "tmp" one with a journal was
+    finished through its trash folder, a link out of everything: files landed anywhere."""
+    src = many_updates(tmp_path / "run", 2)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    old = src / f".site.reportgen-old-{dead_pid()}"
+    (old / "payload").mkdir(parents=True)
+    (old / "payload" / "evil.txt").write_text("evil")
+    (old / MARKER).write_text("{}")
+    (old / ".reportgen-state").write_text('{"format":3}')
+    tmp = src / f".site.reportgen-tmp-{dead_pid()}"
+    tmp.mkdir()
+    (tmp / ".reportgen-commit").write_text("[]")
+    (tmp / ".reportgen-trash").symlink_to(victim)
+    before = hash_tree(src)
+    out = src / "site"
+    r = invoke("build", str(src), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    assert list(victim.iterdir()) == []
+    assert not (out / "payload").exists() and (out / "train_iteration_000002.html").is_file()
+    # the input is as it was: the planted folders are left where they are, untouched
+    assert {k: v for k, v in hash_tree(src).items() if not k.startswith("site")} == before
+
+
+def test_a_state_file_made_elsewhere_is_not_trusted(tmp_path, other_user):
+    """A site from elsewhere (downloaded, restored from a cache) rebuilt into: its state file
+    made the rebuild keep its data files and pages as they were, a script in one included.
+    Only a state this user's builds signed is read; any other means a full build."""
+    src = many_updates(tmp_path / "run", 3)
+    out = tmp_path / "site"
+    other_user("theirs")
+    build(str(src), out, BuildOptions(jobs=1))
+    data = next(out.glob("metrics_data*"))
+    target = next(data.glob("*.js")) if data.is_dir() else data
+    target.write_bytes(target.read_bytes().replace(b"[", b"[(window.__rgpwn=1,0.5),", 1))
+    page = out / "train_iteration_000001.html"
+    page.write_bytes(page.read_bytes().replace(b"</main>", b"<p>planted</p></main>", 1))
+    other_user("mine")
+    r = build(str(src), out, BuildOptions(jobs=1))
+    assert r.reused == 0
+    full = tmp_path / "full"
+    build(str(src), full, BuildOptions(jobs=1, incremental=False))
+    assert contents(out) == contents(full)
+    # the same user's state is read: the next rebuild reuses every page
+    assert build(str(src), out, BuildOptions(jobs=1)).reused > 0
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo"])
+def test_a_state_file_that_is_no_regular_file_is_not_read(tmp_path, kind):
+    """A state file behind a link to /dev/zero took all memory; a FIFO hung the build."""
+    src = many_updates(tmp_path / "run", 2)
+    out = tmp_path / "site"
+    build(str(src), out, BuildOptions(jobs=1))
+    state = out / ".reportgen-state"
+    state.unlink()
+    if kind == "fifo":
+        os.mkfifo(state)
+    else:
+        state.symlink_to("/dev/zero")
+    r = build(str(src), out, BuildOptions(jobs=1))
+    assert r.reused == 0 and (out / "train_iteration_000002.html").is_file()
+    sweep = tmp_path / "sweep"
+    build(str(src), sweep / "a", BuildOptions(jobs=1))
+    (sweep / MARKER).symlink_to("/dev/zero")
+    assert invoke("index", str(sweep)).exit_code == 0
+
+
+def test_reportgen_index_writes_through_no_link_in_the_site(tmp_path):
+    """``reportgen index`` on a sweep folder from elsewhere: its links (.nojekyll, a file or a
+    folder of assets) were written through, to files outside the site."""
+    src = many_updates(tmp_path / "run", 2)
+    sweep = tmp_path / "sweep"
+    build(str(src), sweep / "a", BuildOptions(jobs=1))
+    victim = tmp_path / "victim"
+    (victim / "dir").mkdir(parents=True)
+    (victim / "bashrc").write_text("mine")
+    (victim / "notes.txt").write_text("notes")
+    (sweep / ".nojekyll").symlink_to(victim / "bashrc")
+    (sweep / "assets").mkdir()
+    (sweep / "assets" / "reportgen.js").symlink_to(victim / "notes.txt")
+    (sweep / "assets" / "vendor").symlink_to(victim / "dir")
+    before = hash_tree(victim)
+    r = invoke("index", str(sweep))
+    assert r.exit_code == 0, r.output
+    assert hash_tree(victim) == before
+    assert (sweep / "assets" / "reportgen.js").is_file() and not (sweep / "assets" / "reportgen.js").is_symlink()
+    assert (sweep / "assets" / "vendor" / "vega.min.js").is_file() and not (sweep / ".nojekyll").is_symlink()
+    assert [p.name for p in sweep.iterdir() if p.name.startswith(".assets.")] == []
