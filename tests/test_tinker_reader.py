@@ -1465,3 +1465,31 @@ def test_trace_events_become_one_chrome_trace_file_linked_from_the_index(tmp_pat
     build(str(run_dir), site, BuildOptions(jobs=1))
     assert not (site / "trace_events.json").exists()
     assert BeautifulSoup((site / "index.html").read_text(), "html.parser").select_one("p.trace") is None
+
+
+def test_an_html_report_alone_in_the_latest_iteration_folder_is_one_being_written(tmp_path):
+    """tinker 0.2+ writes train.html (a plain open(), not atomic) before the logtree JSON: a
+    half-written report alone in the latest iteration_NNNNNN/ was read as a finished 0.1.0
+    iteration, its members from whatever the half held. An HTML report alone in an older
+    folder, or in the flat layout of 0.1.0, is still read."""
+    src = tmp_path / "run"
+    shutil.copytree(FIX / "arith_sync", src)
+    shutil.rmtree(src / "iteration_000005")  # the final evaluations: not yet, in a live run
+    last = src / "iteration_000002"
+    for f in last.glob("train*"):
+        if f.name != "train.html":
+            f.unlink()
+    html = (last / "train.html").read_bytes()
+    (last / "train.html").write_bytes(html[: len(html) // 2])
+    _reader, run = scan(src)
+    ref = next(r for r in run.iterations if r.number == 2)
+    assert ref.status == "incomplete" and not ref.has_texts and "html" not in (ref.locator or {})
+    assert any("still be writing" in n for n in ref.notes) and not any("0.1.0" in n for n in ref.notes)
+    # the same report alone in an older folder: read from the HTML, as it is all there is
+    older = src / "iteration_000001"
+    for f in older.glob("train*"):
+        if f.name != "train.html":
+            f.unlink()
+    _reader, run = scan(src)
+    ref = next(r for r in run.iterations if r.number == 1)
+    assert ref.has_texts and any("0.1.0" in n for n in ref.notes)

@@ -651,10 +651,19 @@ class TinkerReader:
 
         train: dict[int, IterationRef] = {}
         unfinished: list[tuple[IterationRef, bool]] = []  # (ref, logtree ends with an exception)
+        latest = max((n for _k, _l, n in found), default=None)
         for (kind, label, n), files in sorted(found.items()):
             ref = IterationRef(kind=kind, number=n, label=label if kind == "eval" else "", locator=dict(files))
             ref.has_texts = bool(files)
-            if "logtree" not in files and "summaries" not in files:
+            html = files.get("html", "")
+            if "logtree" not in files and "summaries" not in files and n == latest and "/" in html:
+                # an HTML report alone in iteration_NNNNNN/ (0.2+) is one being written: tinker
+                # writes it first, with a plain open(), then the logtree JSON (spec §1)
+                del ref.locator["html"]
+                ref.has_texts = False
+                ref.status = "incomplete"
+                ref.notes.append("only its HTML report so far: the run may still be writing this iteration")
+            elif "logtree" not in files and "summaries" not in files:
                 # tinker 0.1.0: the HTML report is the only record of the texts
                 ref.notes.append(
                     "read from the logtree HTML (no logtree JSON or rollout summaries, as tinker-cookbook 0.1.0 "
