@@ -1493,3 +1493,45 @@ def test_an_html_report_alone_in_the_latest_iteration_folder_is_one_being_writte
     _reader, run = scan(src)
     ref = next(r for r in run.iterations if r.number == 1)
     assert ref.has_texts and any("0.1.0" in n for n in ref.notes)
+
+
+def _paired(groups: list[list[int]], sections: list[list[int] | None], any_order: bool = False) -> list[int | None]:
+    """``_pair_sections`` on groups and sections given as the token counts of their
+    trajectories (one step each); a section of None has no trajectory details."""
+    from reportgen.model import Member, Step
+    from reportgen.sources.tinker import GroupSection, _pair_sections
+
+    def members(lens: list[int]) -> list[Member]:
+        out = []
+        for i, n in enumerate(lens):
+            m = Member(i)
+            m.steps = [Step(0, n, n, None, True, {}, {})]
+            m.final_ob_len = n
+            out.append(m)
+        return out
+
+    secs = []
+    for lens in sections:
+        s = GroupSection()
+        s.members = members(lens) if lens is not None else []
+        secs.append(s)
+    return _pair_sections(list(range(len(groups))), {g: members(x) for g, x in enumerate(groups)}, secs, any_order)
+
+
+def test_a_failed_groups_section_pairs_with_no_group():
+    """A group that failed keeps its logged prompt and answers but gets no "Trajectory
+    Details" (added after grading) and is not exported: its section belonged to the next
+    group by order, and every later section moved one group on."""
+    groups = [[5, 6], [7, 8], [9, 10], [11, 12], [13, 14]]  # D0, D2, D3, D4, D5 exported
+    assert _paired(groups, [[5, 6], None, [7, 8], [9, 10]]) == [0, None, 1, 2]
+    # no section with details at all: by order, as the spec says
+    assert _paired(groups, [None, None]) == [0, 1]
+
+
+def test_stream_minibatch_summaries_pair_in_the_order_groups_finished():
+    """Stream-minibatch mode exports its summaries in the order the groups finished, not the
+    order they started (the logtree's): only there, a section finds its group on either side."""
+    groups = [[9, 9], [5, 5], [11, 11], [7, 7], [13, 13]]  # finished: D2, D0, D3, D1, D4
+    sections = [[5, 5], [7, 7], [9, 9], [11, 11]]  # started: D0, D1, D2, D3
+    assert _paired(groups, sections, any_order=True) == [1, 3, 0, 2]
+    assert _paired(groups, sections) == [None, None, 0, 2]  # batch order: never a later group

@@ -313,6 +313,8 @@ class TinkerReader:
         self._unreadable: set[str] = set()  # logtree files load() could not read
         self._has_log = False  # logs.log is among the run's names (scan)
         self._has_trace = False  # trace_events.jsonl too
+        # stream-minibatch mode (config.json): summaries in the order groups finished (scan)
+        self._stream = False
 
     # ------------------------------------------------------------------ scan
     def scan(self, jobs: int = 1, progress: Progress | None = None) -> Run:
@@ -376,6 +378,7 @@ class TinkerReader:
         if replaced[0]:
             run.warnings.append(_utf8_note(st.display("config.json"), replaced[0]))
         run.config = cfg
+        self._stream = isinstance(cfg, dict) and bool(cfg.get("stream_minibatch_config"))
         if not isinstance(cfg, dict):
             kind = "a list" if isinstance(cfg, list) else "not an object"
             run.warnings.append(f"{st.display('config.json')}: {kind}, not the object tinker writes; shown as it is")
@@ -925,7 +928,9 @@ class TinkerReader:
         if loc.get("summaries"):
             by_group = self._read_summaries(loc["summaries"], it.warnings, ref)
         sections = [parse_group_section(s) for s in group_sections(root)] if root is not None else []
-        it.groups = build_groups(by_group, sections, it.warnings, have_summaries=bool(loc.get("summaries")))
+        it.groups = build_groups(
+            by_group, sections, it.warnings, have_summaries=bool(loc.get("summaries")), any_order=self._stream
+        )
         ref.groups = len(it.groups)
         if not ref.rollouts:
             ref.rollouts = sum(len(g.members) for g in it.groups)
@@ -1518,7 +1523,9 @@ def _group_sig(members: list[Member]) -> Counter[tuple[Any, ...]] | None:
 _PAIR_WINDOW = 256
 
 
-def _pair_sections(ids: list[int], by_group: dict[int, list[Member]], sections: list[GroupSection]) -> list[int | None]:
+def _pair_sections(
+    ids: list[int], by_group: dict[int, list[Member]], sections: list[GroupSection], any_order: bool = False
+) -> list[int | None]:
     """The summary group (its place in ``ids``) of each section, None for a section no group
     matches.
 
@@ -1529,30 +1536,43 @@ def _pair_sections(ids: list[int], by_group: dict[int, list[Member]], sections: 
     after the last one paired, that has every trajectory it details (the token counts of
     "Step stats" and "Episode totals"), or whose trajectories it all details (a summaries
     file whose last line is torn); a section that none has is a group that was not
-    exported. Sections without trajectory details, or when no section matches at all, are
-    paired by order, as the spec says."""
+    exported. A section without trajectory details, where others have them, is a group
+    that failed before grading (rollouts.do_group_rollout adds them after it): not exported,
+    and no group's. Only when no section has details, or none matches, are they paired by
+    order, as the spec says.
+
+    ``any_order``: stream-minibatch mode, whose summaries come in the order the groups
+    finished (rl/train.py fills its batch from the queue), not the order they started:
+    a section goes to the nearest matching group not yet taken, on either side."""
     group_sigs = [_group_sig(by_group[g]) for g in ids]
     sec_sigs = [_group_sig(s.members) for s in sections]
     by_order: list[int | None] = [k if k < len(ids) else None for k in range(len(sections))]
-    if any(sig is None for sig in sec_sigs) or all(sig is None for sig in group_sigs):
+    if all(sig is None for sig in sec_sigs) or all(sig is None for sig in group_sigs):
         return by_order
     out: list[int | None] = []
+    taken: set[int] = set()
     cur = 0
+
+    def fits(j: int, sig: Counter[tuple[Any, ...]]) -> bool:
+        g = group_sigs[j]
+        return j not in taken and g is not None and (sig <= g or g <= sig)
+
     for k, sig in enumerate(sec_sigs):
-        assert sig is not None
+        if sig is None:
+            out.append(None)
+            continue
         # at most _PAIR_WINDOW groups dropped before a section: sections that match nothing
         # would otherwise cost a comparison with every group before them (quadratic)
-        j = next(
-            (
-                j
-                for j in range(max(cur, k - _PAIR_WINDOW), min(k + 1, len(ids)))
-                if (g := group_sigs[j]) is not None and (sig <= g or g <= sig)
-            ),
-            None,
-        )
+        j = next((j for j in range(max(cur, k - _PAIR_WINDOW), min(k + 1, len(ids))) if fits(j, sig)), None)
+        if j is None and any_order:
+            near = sorted(
+                range(max(0, k - _PAIR_WINDOW), min(len(ids), k + _PAIR_WINDOW + 1)), key=lambda i: abs(i - k)
+            )
+            j = next((i for i in near if fits(i, sig)), None)
         out.append(j)
         if j is not None:
-            cur = j + 1
+            taken.add(j)
+            cur = max(cur, j + 1)
     return out if any(j is not None for j in out) else by_order
 
 
@@ -1561,13 +1581,14 @@ def build_groups(
     sections: list[GroupSection],
     warnings: list[str],
     have_summaries: bool,
+    any_order: bool = False,
 ) -> list[Group]:
     """Join summary groups and logtree sections (spec §7.2; ``_pair_sections``)."""
     groups: list[Group] = []
     ids = sorted(by_group)
     # a summary line without a group_idx (key -1) is no group of the batch: no section is its
     indexed = [g for g in ids if g >= 0]
-    pairs = _pair_sections(indexed, by_group, sections) if have_summaries else [None] * len(sections)
+    pairs = _pair_sections(indexed, by_group, sections, any_order) if have_summaries else [None] * len(sections)
     section_of = {indexed[j]: k for k, j in enumerate(pairs) if j is not None}
     unpaired = [k for k, j in enumerate(pairs) if j is None]
     if have_summaries and unpaired:
