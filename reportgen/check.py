@@ -398,7 +398,9 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
             loc = ref.locator if isinstance(ref.locator, dict) else {}
             where = st.display(loc.get("logtree") or loc.get("html") or loc.get("summaries") or "")
             for note in ref.notes:
-                if "no rollout summaries" in note:
+                if "tinker skipped the batch" in note:  # what the run did, not a fault of its files
+                    report.notes.append(f"{where}: {_what(ref)}: {note}")
+                elif "no rollout summaries" in note:
                     report.add(where, None, "missing file", f"{_what(ref)}: {note}")
                 elif "exception" in note:
                     report.add(where, None, "crashed iteration", f"{_what(ref)}: {note}")

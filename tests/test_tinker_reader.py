@@ -499,6 +499,14 @@ def test_missing_summaries_without_exception(tmp_path):
     (run_dir / "iteration_000001" / "train_rollout_summaries.jsonl").unlink()
     (run_dir / "iteration_000002" / "train_rollout_summaries.jsonl").unlink()
     _, run = scan(run_dir)
+    # the steps' metrics were logged: tinker skipped the batches (every group failed or was
+    # filtered: rl/train.py writes no summaries, logs the step and goes on)
+    assert [r.status for r in run.iterations[1:3]] == ["skipped", "skipped"]
+    assert all(any("skipped the batch" in n for n in r.notes) for r in run.iterations[1:3])
+    metrics = run_dir / "metrics.jsonl"
+    rows = [line for line in metrics.read_text().splitlines() if json.loads(line).get("step") not in (1, 2)]
+    metrics.write_text("\n".join(rows) + "\n")
+    _, run = scan(run_dir)
     assert run.iterations[1].status == "crashed"  # later iterations exist: it never finished
     assert run.iterations[2].status == "incomplete"  # the newest one: a live run may still write it
     assert any("still" in n for n in run.iterations[2].notes)

@@ -704,10 +704,19 @@ class TinkerReader:
             train[step] = ref
         run.iterations = [train[n] for n in sorted(train)]
         last_with_files = max((r.number for r in run.iterations if r.locator), default=None)
+        logged = set(run.metrics.steps)
         for ref, exc in unfinished:
             if exc:
                 ref.status = "crashed"
                 ref.notes.append("the logtree ends with an exception")
+            elif ref.number in logged:
+                # rl/train.py: "all groups failed or filtered, skipping batch" writes no
+                # summaries, yet logs the step's metrics and goes on (no crash, no live write)
+                ref.status = "skipped"
+                ref.notes.append(
+                    "no rollout summaries, but the step's metrics were logged: every group failed or was "
+                    "filtered out, and tinker skipped the batch"
+                )
             elif ref.number == last_with_files:
                 # a live run writes the logtree before the summaries
                 ref.status = "incomplete"
