@@ -1543,3 +1543,17 @@ def test_stream_minibatch_summaries_pair_in_the_order_groups_finished():
     sections = [[5, 5], [7, 7], [9, 9], [11, 11]]  # started: D0, D1, D2, D3
     assert _paired(groups, sections, any_order=True) == [1, 3, 0, 2]
     assert _paired(groups, sections) == [None, None, 0, 2]  # batch order: never a later group
+
+
+def test_a_torn_summaries_line_is_not_counted(tmp_path):
+    """A summaries file cut inside its last line: the iteration's count is the members the
+    page shows (it counted the cut line too)."""
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    path = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"
+    data = path.read_bytes()
+    lines = data.count(b"\n")
+    path.write_bytes(data[:-20])  # the last line without its end
+    reader, run = scan(run_dir)
+    ref = next(r for r in run.iterations if r.number == 1)
+    it = reader.load(ref)
+    assert ref.rollouts == lines - 1 == sum(len(g.members) for g in it.groups if g.id is not None)

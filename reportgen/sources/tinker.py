@@ -82,7 +82,7 @@ from ..model import (
 )
 from ..storage import SITE_MARKER, Storage
 from . import Progress
-from .jsonl import brief, parse_line, text_of
+from .jsonl import LineError, brief, parse_line, text_of
 from .tinker_html import logtree_from_html
 
 MAX_DEPTH = 500  # logtree nesting kept; deeper subtrees are cut with a note
@@ -786,11 +786,24 @@ class TinkerReader:
             ref.rollouts = int(episodes)
 
     def _count_lines(self, rel: str) -> int:
+        """The records of a JSONL file, as load reads them: a last line without its newline
+        counts only if it parses (a torn line of a summaries file being written does not)."""
+        n = 0
+        last = b""
         try:
             with self.storage.open(rel) as f:
-                return sum(1 for line in f if line.strip())
+                for line in f:
+                    if line.strip():
+                        n += 1
+                        last = line
         except InputError:
             return 0
+        if last and not last.endswith(b"\n"):
+            try:
+                parse_line(last)
+            except LineError:
+                n -= 1
+        return n
 
     def _tail_has_exception(self, rel: str) -> bool:
         """Cheap check that a logtree ends with a ``details.lt-exc`` block.
