@@ -165,6 +165,30 @@ def test_checkpoints_final_and_rolling():
     assert "rolling" not in cps[0].extra
 
 
+def test_the_index_names_each_kind_of_checkpoint(tmp_path):
+    """spec §5: periodic, rolling, final and the async mode's initial "000000" (batch 0)."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    (tmp_path / "run").mkdir()
+    write_jsonl(
+        tmp_path / "run" / "checkpoints.jsonl",
+        [
+            {"name": "000000", "batch": 0, "state_path": "s0", "sampler_path": "p0"},
+            {"name": "000001", "batch": 1, "state_path": "s1", "rolling": True},
+            {"name": "000002", "batch": 2, "state_path": "s2", "sampler_path": "p2"},
+            {"name": "final", "batch": 3, "state_path": "s3", "sampler_path": "p3"},
+        ],
+    )
+    write_jsonl(tmp_path / "run" / "metrics.jsonl", [{"step": 0}])
+    build(str(tmp_path / "run"), tmp_path / "site", BuildOptions(jobs=1))
+    page = BeautifulSoup((tmp_path / "site" / "index.html").read_text("utf-8"), "html.parser")
+    rows = [[td.get_text() for td in tr.find_all("td")][:3] for tr in page.select("table tr") if tr.find("td")]
+    kinds = {r[0]: r[2] for r in rows if len(r) == 3 and r[0] in ("000000", "000001", "000002", "final")}
+    assert kinds == {"000000": "initial", "000001": "rolling", "000002": "periodic", "final": "final"}
+
+
 def test_checkpoint_final_flag(tmp_path):
     write_jsonl(tmp_path / "checkpoints.jsonl", [{"name": "000004", "batch": 4, "final": True, "epoch": 1}])
     write_jsonl(tmp_path / "metrics.jsonl", [{"step": 0}])

@@ -424,7 +424,7 @@ def block_main(context, missing=missing):
             yield '</td><td>'
             yield escape((environment.getattr(l_1_c, 'batch') if (not t_7(environment.getattr(l_1_c, 'batch'))) else '–'))
             yield '</td><td>'
-            yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else 'periodic')))
+            yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else ('initial' if (environment.getattr(l_1_c, 'batch') == 0) else 'periodic'))))
             yield '</td>\n    <td><code>'
             yield escape((environment.getattr(l_1_c, 'state_path') or '–'))
             yield '</code></td><td><code>'
