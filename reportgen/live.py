@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import ipaddress
 import os
 import re
 import socket
@@ -176,7 +177,13 @@ def allowed_hosts(host: str) -> frozenset[str] | None:
     asked to listen on another address (``--host``). Any port: a tunnel (``ssh -L
     9000:localhost:8000``) brings the reader's browser in on a port of its own."""
     if host not in _LOOPBACK:
-        return None
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback  # 127.0.0.2 is this machine too
+        except ValueError:
+            loopback = False
+        if not loopback:
+            return None
+        return frozenset(("127.0.0.1", "localhost", "[::1]", f"[{host}]" if ":" in host else host))
     return frozenset(("127.0.0.1", "localhost", "[::1]"))
 
 

@@ -282,6 +282,10 @@ def test_serve_answers_loopback_host_names_only(tmp_path):
                 got = e.code
             assert got == status, host
     assert allowed_hosts("0.0.0.0") is None  # --host: the user asked for other machines
+    # another loopback address is still this machine: a rebinding page is refused there too
+    lo2 = allowed_hosts("127.0.0.2")
+    assert lo2 is not None and "127.0.0.2" in lo2 and "evil.example" not in lo2
+    assert allowed_hosts("::1") is not None and allowed_hosts("192.168.1.5") is None
 
 
 def test_serve_takes_the_build_options_and_quiet(tmp_path):
