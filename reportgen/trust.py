@@ -39,21 +39,8 @@ def key_path() -> Path:
 
 
 def _read_key(path: Path) -> bytes | None:
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != KEY_BYTES:
-            return None
-        data = os.read(fd, KEY_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return data if len(data) == KEY_BYTES else None
+    data = read_regular(path, KEY_BYTES)
+    return data if data is not None and len(data) == KEY_BYTES else None
 
 
 @functools.cache
