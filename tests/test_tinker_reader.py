@@ -1527,16 +1527,17 @@ def test_an_html_report_alone_in_the_latest_iteration_folder_is_one_being_writte
     assert ref.has_texts and any("0.1.0" in n for n in ref.notes)
 
 
-def _paired(groups: list[list[int]], sections: list[list[int] | None], any_order: bool = False) -> list[int | None]:
+def _paired(groups: list[list[Any]], sections: list[list[Any] | None], any_order: bool = False) -> list[int | None]:
     """``_pair_sections`` on groups and sections given as the token counts of their
     trajectories (one step each); a section of None has no trajectory details."""
     from reportgen.model import Member, Step
     from reportgen.sources.tinker import GroupSection, _pair_sections
 
-    def members(lens: list[int]) -> list[Member]:
+    def members(lens: list[Any]) -> list[Member]:
         out = []
-        for i, n in enumerate(lens):
-            m = Member(i)
+        for i, x in enumerate(lens):
+            n, reward = x if isinstance(x, tuple) else (x, None)  # (tokens, total reward)
+            m = Member(i, reward=reward)
             m.steps = [Step(0, n, n, None, True, {}, {})]
             m.final_ob_len = n
             out.append(m)
@@ -1581,3 +1582,13 @@ def test_a_torn_summaries_line_is_not_counted(tmp_path):
     ref = next(r for r in run.iterations if r.number == 1)
     it = reader.load(ref)
     assert ref.rollouts == lines - 1 == sum(len(g.members) for g in it.groups if g.id is not None)
+
+
+def test_groups_of_the_same_token_counts_pair_by_their_rewards():
+    """A constant-reward group dropped in stream mode beside a kept one of the same token
+    counts: the section's "total_return" (written with 3 decimals) tells them apart."""
+    groups = [[(5, 1.0), (5, 1.0)], [(5, 0.0), (5, 1.0)], [(7, 0.5), (7, 0.25)]]  # D0, D2, D3 (D1 dropped)
+    sections = [[(5, 1.0), (5, 1.0)], [(5, 1.0), (5, 1.0)], [(5, 0.0), (5, 1.0)], [(7, 0.5), (7, 0.25)]]
+    assert _paired(groups, sections, any_order=True) == [0, None, 1, 2]
+    # a reward the section rounded to 3 decimals is the same reward
+    assert _paired([[(5, 1 / 3)]], [[(5, 0.333)]]) == [0]

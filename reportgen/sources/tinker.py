@@ -1530,16 +1530,20 @@ def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
                 members[j].messages = c
 
 
-def _trajectory_sig(m: Member) -> tuple[Any, ...]:
+def _trajectory_sig(m: Member, reward: bool = False) -> tuple[Any, ...]:
     """What a trajectory's rollout summary and its "Trajectory {i} Episode" section both say
-    of it: the token counts of its turns and of the whole conversation."""
-    return tuple((s.ob_len, s.ac_len) for s in m.steps), m.final_ob_len
+    of it: the token counts of its turns and of the whole conversation; with ``reward``, its
+    total reward as the section writes it (rollouts.py: ``f"{total_return:.3f}"``)."""
+    sig = tuple((s.ob_len, s.ac_len) for s in m.steps), m.final_ob_len
+    if reward:
+        return (*sig, None if m.reward is None else f"{m.reward:.3f}")
+    return sig
 
 
-def _group_sig(members: list[Member]) -> Counter[tuple[Any, ...]] | None:
+def _group_sig(members: list[Member], reward: bool = False) -> Counter[tuple[Any, ...]] | None:
     if not members or not any(m.steps for m in members):
         return None
-    return Counter(_trajectory_sig(m) for m in members)
+    return Counter(_trajectory_sig(m, reward) for m in members)
 
 
 _PAIR_WINDOW = 256
@@ -1566,8 +1570,11 @@ def _pair_sections(
     ``any_order``: stream-minibatch mode, whose summaries come in the order the groups
     finished (rl/train.py fills its batch from the queue), not the order they started:
     a section goes to the nearest matching group not yet taken, on either side."""
-    group_sigs = [_group_sig(by_group[g]) for g in ids]
-    sec_sigs = [_group_sig(s.members) for s in sections]
+    # rewards tell apart groups of the same token counts (a constant-reward group dropped in
+    # stream mode beside one kept): compared where every detailed trajectory has one
+    reward = all(m.reward is not None for s in sections for m in s.members if m.steps)
+    group_sigs = [_group_sig(by_group[g], reward) for g in ids]
+    sec_sigs = [_group_sig(s.members, reward) for s in sections]
     by_order: list[int | None] = [k if k < len(ids) else None for k in range(len(sections))]
     if all(sig is None for sig in sec_sigs) or all(sig is None for sig in group_sigs):
         return by_order
