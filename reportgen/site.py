@@ -424,18 +424,21 @@ def recover_stale(out: Path, keep: Iterable[str] = ()) -> list[Path]:
             if path.is_symlink() or not path.is_dir():
                 path.unlink()
             elif m.group(1) == "old":
-                # a site of this user's builds (its state verifies), or not ours to touch:
-                # one planted beside OUT would have been installed as the site
-                if not is_site(path) or _load_state(path) is None:
+                # a site _swap set aside (its owner file verifies), or not ours to touch: one
+                # planted beside OUT would have been installed as the site. Without a key
+                # nothing verifies: a site is put back as before, never a move finished
+                if not (_made_here(path) or (trust.local_key() is None and is_site(path))):
                     continue
                 if not out.exists() and not out.is_symlink():
                     os.replace(path, out)
+                    with suppress(OSError):
+                        os.unlink(out / OWNER)
                 else:
                     shutil.rmtree(path)
             else:
-                if not _made_here(path):
+                if not _made_here(path) and trust.local_key() is not None:
                     continue  # a folder named like ours, made by no build of this user's
-                journal = _read_journal(path)
+                journal = _read_journal(path)  # None unless it verifies: then only removed
                 if journal is not None:
                     with _commit_lock(out):
                         # killed while moving its files into OUT: finished, unless another
@@ -550,10 +553,16 @@ def _swap(staging: Path, out: Path) -> None:
                 old.unlink()
             elif old.exists():
                 shutil.rmtree(old)
+            proof = _owner_mac(old)
+            if proof is not None:
+                # the previous site, named as it will be aside, says it is ours: a build killed
+                # between the two renames is put back by the next one (recover_stale)
+                with suppress(OSError):
+                    replace_file(out / OWNER, proof.encode("ascii"))
             os.replace(out, old)
-        with suppress(FileNotFoundError):
-            os.unlink(staging / OWNER)  # the site is no staging folder any more
         os.replace(staging, out)
+        with suppress(OSError):
+            os.unlink(out / OWNER)  # the site is no staging folder any more
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -788,7 +797,7 @@ def replace_file(path: Path, data: bytes) -> None:
     ``live.js``): a new file of a name no one can guess, renamed over the old name. Writing
     to the name, or to a known temporary one, followed a link a downloaded site held there."""
     tmp = path.with_name(f".{path.name}.reportgen-new-{secrets.token_hex(8)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)  # the umask applies
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

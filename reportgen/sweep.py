@@ -59,6 +59,7 @@ from .views.text import FOLDER_NAME_BYTES, cut_utf8, folder_name, script_json
 
 SUMMARY_FILE = "run.json"
 SCHEMA = "reportgen-run/1"
+SUMMARY_LIMIT = 256 << 20  # a run.json read by `reportgen index` (68,089 updates wrote 0.3 MiB)
 DATA_FILE = "sweep_data.js"
 MAX_POINTS = 2000  # per series in run.json
 SWEEP_POINTS = 400  # at most, per series drawn on the sweep page
@@ -636,8 +637,12 @@ def load_summaries(site: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[s
             elif (d / MARKER).is_file():
                 warnings.append(f"{d.name}: a run site without {SUMMARY_FILE} (built by an older reportgen?); left out")
             continue
+        raw = trust.read_regular(f, SUMMARY_LIMIT)  # a sparse file of gigabytes took all memory
+        if raw is None:
+            warnings.append(f"{f}: not a regular file of at most {SUMMARY_LIMIT >> 20} MiB; left out")
+            continue
         try:
-            data = orjson.loads(f.read_bytes())
+            data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             warnings.append(f"{f}: not valid JSON ({exc}); left out")
             continue

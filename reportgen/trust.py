@@ -39,7 +39,9 @@ def key_path() -> Path:
 
 
 def _read_key(path: Path) -> bytes | None:
-    data = read_regular(path, KEY_BYTES)
+    # the user's own, readable by no one else: a key another user could write (a shared
+    # HOME=/tmp) would let them sign a state file for this user's builds
+    data = read_regular(path, KEY_BYTES, private=True)
     return data if data is not None and len(data) == KEY_BYTES else None
 
 
@@ -76,10 +78,11 @@ def hasher() -> hmac.HMAC | None:
     return None if key is None else hmac.new(key, digestmod=hashlib.sha256)
 
 
-def read_regular(path: Path, limit: int) -> bytes | None:
+def read_regular(path: Path, limit: int, private: bool = False) -> bytes | None:
     """The bytes of ``path`` if it is a regular file (not a link, FIFO or device) of at most
     ``limit`` bytes; None otherwise. A state file or marker in OUT comes from wherever OUT
-    came from: ``/dev/zero`` behind it took all memory, a FIFO hung the build."""
+    came from: ``/dev/zero`` behind it took all memory, a FIFO hung the build. ``private``:
+    also owned by this user, with no access for the group or others (POSIX)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -88,6 +91,8 @@ def read_regular(path: Path, limit: int) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        if private and hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o077):
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(limit + 1)

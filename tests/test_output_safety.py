@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -240,10 +241,58 @@ def test_ctrl_c_to_the_process_group_mid_parallel_build_ends_cleanly(site, tmp_p
         assert leftovers(site) == []
 
 
+def _killed_between_the_renames(site: Path, monkeypatch, make: Any) -> None:
+    """Run ``make`` (a build of ``site``) as a process that dies between _swap's two renames:
+    the previous site is left aside as .site.reportgen-old-PID, PID no longer running."""
+    pid = dead_pid()
+    real = os.replace
+
+    def killed(a: Any, b: Any) -> None:
+        if Path(b) == site and ".reportgen-tmp-" in str(a):
+            raise KeyboardInterrupt  # killed here: the new site never moved in
+        real(a, b)
+
+    monkeypatch.setattr(os, "getpid", lambda: pid)
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        make()
+    monkeypatch.undo()
+    assert not site.exists() and (site.parent / f".site.reportgen-old-{pid}").is_dir()
+
+
+@pytest.mark.parametrize("kind", ["run", "sweep"])
+def test_a_site_set_aside_by_a_build_killed_between_the_renames_comes_back(tmp_path, monkeypatch, kind):
+    """_swap marks the previous site as ours before it moves aside (a sweep has no state file
+    to tell it by): the next build puts it back, even one that fails."""
+    from reportgen.sweep import build_sweep, plan_sweep
+
+    src = many_updates(tmp_path / "runs" / "a", 2)
+    many_updates(tmp_path / "runs" / "b", 2)
+    site = tmp_path / "site"
+
+    def make() -> None:
+        if kind == "run":
+            build(str(src), site, BuildOptions(jobs=1, incremental=False))  # a swap, not a move in place
+        else:
+            build_sweep(plan_sweep([str(tmp_path / "runs")], site), site, BuildOptions(jobs=1))
+
+    make()
+    before = hash_tree(site)
+    _killed_between_the_renames(site, monkeypatch, make)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "observe.jsonl").write_text('{"v":2,"type":"run","segment":0,"batch_id":0,"batch_index":0,"batch_len":1}\n')
+    assert invoke("build", str(bad), "-o", str(site)).exit_code == 1
+    assert hash_tree(site) == before and leftovers(site) == []
+
+
 def test_killed_between_the_two_renames(site, tmp_path):
     """The previous site sat aside as .site.reportgen-old-PID when the build died: it comes back."""
+    from reportgen import site as site_mod
+
     before = hash_tree(site)
     aside = site.parent / f".site.reportgen-old-{dead_pid()}"
+    (site / site_mod.OWNER).write_text(site_mod._owner_mac(aside) or "", "ascii")  # as _swap marks it
     os.replace(site, aside)
     bad = tmp_path / "bad"
     bad.mkdir()
@@ -251,6 +300,7 @@ def test_killed_between_the_two_renames(site, tmp_path):
     assert invoke("build", str(bad), "-o", str(site)).exit_code == 1
     assert hash_tree(site) == before  # restored even though this build failed
     assert leftovers(site) == []
+    (site / site_mod.OWNER).write_text(site_mod._owner_mac(aside) or "", "ascii")
     os.replace(site, aside)
     build(str(many_updates(tmp_path / "run", 2)), site, BuildOptions(jobs=1))
     assert leftovers(site) == [] and (site / "train_iteration_000002.html").is_file()
@@ -702,3 +752,56 @@ def test_reportgen_index_writes_through_no_link_in_the_site(tmp_path):
     assert (sweep / "assets" / "reportgen.js").is_file() and not (sweep / "assets" / "reportgen.js").is_symlink()
     assert (sweep / "assets" / "vendor" / "vega.min.js").is_file() and not (sweep / ".nojekyll").is_symlink()
     assert [p.name for p in sweep.iterdir() if p.name.startswith(".assets.")] == []
+
+
+def test_a_key_another_user_could_write_is_no_key(tmp_path, other_user):
+    """A key readable or writable by others (a shared HOME=/tmp) would let them sign a state
+    for this user: it is not used, and builds are full ones."""
+    from reportgen import trust
+
+    other_user("shared")
+    key = trust.key_path()
+    assert trust.local_key() is not None and key.stat().st_mode & 0o777 == 0o600
+    src = many_updates(tmp_path / "run", 2)
+    out = tmp_path / "site"
+    build(str(src), out, BuildOptions(jobs=1))
+    assert build(str(src), out, BuildOptions(jobs=1)).reused > 0
+    key.chmod(0o644)
+    trust.local_key.cache_clear()
+    assert trust.local_key() is None
+    assert build(str(src), out, BuildOptions(jobs=1)).reused == 0
+
+
+def test_without_a_key_killed_builds_are_still_cleared(tmp_path, monkeypatch):
+    """No key can be made (a read-only home): nothing verifies, so every build is a full one;
+    a killed build's staging folder is still removed (never a move finished through it)."""
+    from reportgen import trust
+
+    monkeypatch.setenv("REPORTGEN_KEY", str(tmp_path / "not-a-folder" / "key"))
+    (tmp_path / "not-a-folder").write_text("a file where the key's folder would be")
+    trust.local_key.cache_clear()
+    try:
+        assert trust.local_key() is None
+        src = many_updates(tmp_path / "run", 2)
+        out = tmp_path / "site"
+        build(str(src), out, BuildOptions(jobs=1))
+        stale = out.parent / f".site.reportgen-tmp-{dead_pid()}"
+        stale.mkdir()
+        (stale / "page.html").write_text("x")
+        r = build(str(src), out, BuildOptions(jobs=1))
+        assert r.reused == 0 and leftovers(out) == []
+    finally:
+        trust.local_key.cache_clear()
+
+
+def test_reportgen_index_reads_no_run_summary_past_its_bound(tmp_path):
+    """A run.json of gigabytes (sparse: a few bytes on disk) took all memory."""
+    src = many_updates(tmp_path / "run", 2)
+    sweep = tmp_path / "sweep"
+    build(str(src), sweep / "a", BuildOptions(jobs=1))
+    build(str(src), sweep / "b", BuildOptions(jobs=1))
+    with open(sweep / "b" / "run.json", "r+b") as f:
+        f.truncate(1 << 34)  # 16 GiB, sparse
+    r = invoke("index", str(sweep))
+    assert r.exit_code == 0, r.output
+    assert "b/run.json: not a regular file of at most 256 MiB; left out" in r.output.replace(str(sweep) + "/", "")
