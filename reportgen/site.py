@@ -399,9 +399,9 @@ def recover_stale(out: Path, keep: Iterable[str] = ()) -> list[Path]:
     swap: if OUT is missing (killed between the two renames) it is put back,
     otherwise removed.  Links are unlinked, never followed. Nothing that is, or holds, one
     of the ``keep`` paths (the build's input) is touched, whatever its name, nor a folder
-    that no build of this user's made (``trust``: a staging folder's owner file, an old
-    site's state): with OUT inside a hostile input, such folders were installed as the
-    site or finished through a link of theirs.
+    that no build of this user's made (``trust``: the owner file a staging folder gets, and
+    a previous site before ``_swap`` sets it aside): with OUT inside a hostile input, such
+    folders were installed as the site or finished through a link of theirs.
     """
     parent = out.parent
     kept = [Path(k).resolve() for k in keep if k and not is_url(k)]
@@ -492,14 +492,19 @@ def _prepare_staging(out: Path, force: bool, inputs: Iterable[str] = ()) -> Path
     return staging
 
 
-def _owner_mac(staging: Path) -> str | None:
-    return trust.mac((b"staging\0", os.fsencode(staging.name)))
+def _owner_parts(folder: Path) -> tuple[bytes, bytes]:
+    """What a folder's owner file signs: its name (a proof for one folder is no other's)."""
+    return b"staging\0", os.fsencode(folder.name)
 
 
-def _made_here(staging: Path) -> bool:
-    """Whether a build of this user's made ``staging`` (its owner file verifies)."""
-    raw = trust.read_regular(staging / OWNER, 256)
-    return raw is not None and trust.verify((b"staging\0", os.fsencode(staging.name)), raw.decode("ascii", "replace"))
+def _owner_mac(folder: Path) -> str | None:
+    return trust.mac(_owner_parts(folder))
+
+
+def _made_here(folder: Path) -> bool:
+    """Whether a build of this user's made ``folder`` (its owner file verifies)."""
+    raw = trust.read_regular(folder / OWNER, 256)
+    return raw is not None and trust.verify(_owner_parts(folder), raw.decode("ascii", "replace"))
 
 
 @contextmanager
@@ -568,7 +573,7 @@ def _swap(staging: Path, out: Path) -> None:
 
 
 JOURNAL = ".reportgen-commit"  # in a staging folder: its files are being moved into OUT
-OWNER = ".reportgen-owner"  # in a staging folder: the HMAC (trust) that a build of this user's made it
+OWNER = ".reportgen-owner"  # in a staging or set-aside folder: the HMAC (trust) that a build of this user's made it
 _OWN_JOURNALS: dict[str, set[str]] = {}  # this process's journals, by staging folder
 _TRASH = ".reportgen-trash"  # in a staging folder: what the move replaced, deleted with it
 
