@@ -2262,7 +2262,10 @@ def _build(
         latest=_latest_page(run),
         word=run.iterations_word,
         seconds=time.perf_counter() - t0,
-        warnings=run.warnings + run.page_warnings,
+        # said to the one who builds, not on the site: its readers need not know this home
+        warnings=run.warnings
+        + run.page_warnings
+        + ([said] if options.incremental and (said := trust.key_problem()) else []),
     )
 
 

@@ -72,6 +72,19 @@ def local_key() -> bytes | None:
     return _read_key(path)
 
 
+def key_problem() -> str | None:
+    """Why this user has no key, for the build to say; None when there is one."""
+    if local_key() is not None:
+        return None
+    path = key_path()
+    if os.path.lexists(path):
+        return (
+            f"{path} is not a key of yours (32 bytes, mode 0600, owned by you, not a link): every build "
+            "is a full one; remove it, and the next build makes a new one"
+        )
+    return f"{path} cannot be made: every build is a full one (nothing of a previous site is reused)"
+
+
 def hasher() -> hmac.HMAC | None:
     """An HMAC-SHA256 under this user's key, to feed piece by piece; None without a key."""
     key = local_key()

@@ -769,7 +769,10 @@ def test_a_key_another_user_could_write_is_no_key(tmp_path, other_user):
     key.chmod(0o644)
     trust.local_key.cache_clear()
     assert trust.local_key() is None
-    assert build(str(src), out, BuildOptions(jobs=1)).reused == 0
+    r = build(str(src), out, BuildOptions(jobs=1))
+    assert r.reused == 0 and any("is not a key of yours" in w for w in r.warnings)
+    # said to the one who builds, not on the site
+    assert "not a key of yours" not in (out / "index.html").read_text("utf-8")
 
 
 def test_without_a_key_killed_builds_are_still_cleared(tmp_path, monkeypatch):
@@ -790,6 +793,7 @@ def test_without_a_key_killed_builds_are_still_cleared(tmp_path, monkeypatch):
         (stale / "page.html").write_text("x")
         r = build(str(src), out, BuildOptions(jobs=1))
         assert r.reused == 0 and leftovers(out) == []
+        assert any("cannot be made: every build is a full one" in w for w in r.warnings)
     finally:
         trust.local_key.cache_clear()
 
