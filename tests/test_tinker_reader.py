@@ -1592,3 +1592,19 @@ def test_groups_of_the_same_token_counts_pair_by_their_rewards():
     assert _paired(groups, sections, any_order=True) == [0, None, 1, 2]
     # a reward the section rounded to 3 decimals is the same reward
     assert _paired([[(5, 1 / 3)]], [[(5, 0.333)]]) == [0]
+
+
+def test_unknown_step_keys_of_a_summary_are_shown_with_its_logs(tmp_path):
+    """A later schema's keys inside ``steps[]`` (a step's text, its stop reason) were dropped
+    unseen; they are shown and searched with the step's logs, which keep their own values."""
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    path = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["steps"][0]["text"] = "STEP-TEXT"
+    rows[0]["steps"][0]["stop_reason"] = "length"
+    rows[0]["steps"][0].setdefault("logs", {})["own"] = "kept"
+    write_jsonl(path, rows)
+    reader, run = scan(run_dir)
+    it = reader.load(next(r for r in run.iterations if r.number == 1))
+    member = next(m for g in it.groups for m in g.members if m.steps and m.steps[0].logs.get("text") == "STEP-TEXT")
+    assert member.steps[0].logs["stop_reason"] == "length" and member.steps[0].logs["own"] == "kept"

@@ -1036,6 +1036,10 @@ def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
         idx = _int(s.get("step_idx"))
         metrics = s.get("metrics")
         logs = s.get("logs")
+        logs = logs if isinstance(logs, dict) else {}
+        unknown = [k for k in s if k not in _STEP_KEYS]
+        if unknown:  # a later schema's step keys: shown (and searched) with the step's logs
+            logs = {**{k: s[k] for k in unknown}, **logs}
         steps.append(
             Step(
                 step_idx=idx if idx is not None else i,
@@ -1044,7 +1048,7 @@ def member_from_summary(rec: dict[str, Any], fallback_index: int) -> Member:
                 reward=_finite(s.get("reward")),
                 episode_done=bool(s.get("episode_done")),
                 metrics=metrics if isinstance(metrics, dict) else {},
-                logs=logs if isinstance(logs, dict) else {},
+                logs=logs,
             )
         )
     traj = _int(rec.get("traj_idx"))
@@ -1528,6 +1532,9 @@ def _attribute(members: list[Member], convs: list[list[Message]]) -> None:
         if all(c == same_convs[0] for c in same_convs):
             for j, c in zip(same_members, same_convs, strict=True):
                 members[j].messages = c
+
+
+_STEP_KEYS = frozenset(("step_idx", "ob_len", "ac_len", "reward", "episode_done", "metrics", "logs"))
 
 
 def _trajectory_sig(m: Member, reward: bool = False) -> tuple[Any, ...]:
