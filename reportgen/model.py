@@ -232,6 +232,7 @@ DUE_NOTE = "due for texts (every {every}), but no rollouts arrived: a dropped ba
 # tinker: a step of metrics.jsonl without a training row, the final evaluation and the cost
 # totals written at step N after N training steps (tinker-spec §3): listed, but no iteration
 NO_TRAINING_NOTE = "no training row at this step (final evaluation or totals)"
+UNNAMED = "(no name)"  # an evaluator tinker 0.1.0 wrote with an empty name (eval__iteration_N.html)
 
 
 LOG_SEVERITIES = ("debug", "info", "warning", "error", "other")

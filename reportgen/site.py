@@ -39,7 +39,7 @@ from . import __version__, trust
 from .errors import InputError, OutputError
 from .memory import MEMORY_BUDGET, ignore_interrupts, release_memory
 from .memory import rss as _rss
-from .model import Group, GroupOutline, Iteration, IterationRef, Member, Outline, Run, page_name
+from .model import UNNAMED, Group, GroupOutline, Iteration, IterationRef, Member, Outline, Run, page_name
 from .resources import assets_dir, templates_dir
 from .sources import Progress, Reader
 from .sources.detect import open_source
@@ -195,6 +195,7 @@ def make_env(precompiled: bool = True) -> Environment:
     env.filters["value_text"] = lambda v: v if isinstance(v, str) else compact_json(v)
     env.globals["fmt"] = fmt
     env.globals["version"] = __version__
+    env.globals["unnamed"] = UNNAMED
     env.globals["csp"] = CSP
     env.globals["pretty_json"] = pretty_json
     return env
@@ -884,7 +885,7 @@ def _nav_label(ref: IterationRef, fmt_name: str) -> str:
 
 def _page_title(run: Run, ref: IterationRef) -> str:
     if ref.kind == "eval":
-        return f"Eval {ref.label}, step {ref.number}"
+        return f"Eval {ref.label or UNNAMED}, step {ref.number}"
     return f"Update {ref.number}" if run.format == "observe" else f"Iteration {ref.number}"
 
 

@@ -1608,3 +1608,22 @@ def test_unknown_step_keys_of_a_summary_are_shown_with_its_logs(tmp_path):
     it = reader.load(next(r for r in run.iterations if r.number == 1))
     member = next(m for g in it.groups for m in g.members if m.steps and m.steps[0].logs.get("text") == "STEP-TEXT")
     assert member.steps[0].logs["stop_reason"] == "length" and member.steps[0].logs["own"] == "kept"
+
+
+def test_an_evaluator_without_a_name_is_said_to_have_none(tmp_path):
+    """tinker 0.1.0 wrote an evaluator of an empty name as eval__iteration_N.html (spec §0):
+    its page was "Eval , step 0" and the index listed ", test"."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("v010_html", tmp_path)
+    named = sorted(run_dir.glob("eval_test_iteration_*.html"))[0]
+    named.rename(run_dir / named.name.replace("eval_test_", "eval__"))
+    site = tmp_path / "site"
+    build(str(run_dir), site, BuildOptions(jobs=1))
+    page = sorted(site.glob("eval__iteration_*.html"))[0]
+    assert BeautifulSoup(page.read_text("utf-8"), "html.parser").title.get_text().startswith("Eval (no name), step ")
+    index = BeautifulSoup((site / "index.html").read_text("utf-8"), "html.parser")
+    facts = {d.find("dt").get_text(): d.find("dd").get_text() for d in index.select("dl.facts-grid > div")}
+    assert "(no name)" in facts["evaluators"].split(", ")

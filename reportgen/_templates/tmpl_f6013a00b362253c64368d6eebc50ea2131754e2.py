@@ -356,12 +356,13 @@ def block_main(context, missing=missing):
     yield escape((undefined(name='rows_html') if l_0_rows_html is missing else l_0_rows_html))
     yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n\n'
     for l_1_ev in (undefined(name='evals') if l_0_evals is missing else l_0_evals):
+        l_1_unnamed = resolve('unnamed')
         _loop_vars = {}
         pass
         yield '\n<section class="evals" id="evaluator-'
         yield escape(environment.getattr(l_1_ev, 'anchor'))
         yield '">\n  <h2>Evaluator <code>'
-        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield escape((environment.getattr(l_1_ev, 'label') or (undefined(name='unnamed') if l_1_unnamed is missing else l_1_unnamed)))
         yield '</code>'
         if (environment.getattr(l_1_ev, 'prefix') and (environment.getattr(l_1_ev, 'prefix') != environment.getattr(l_1_ev, 'label'))):
             pass
@@ -369,7 +370,7 @@ def block_main(context, missing=missing):
             yield escape(environment.getattr(l_1_ev, 'prefix'))
             yield '/…</code>)</span>'
         yield '</h2>\n  <div class="table-wrap" tabindex="0" role="region" aria-label="Evaluator '
-        yield escape(environment.getattr(l_1_ev, 'label'))
+        yield escape((environment.getattr(l_1_ev, 'label') or (undefined(name='unnamed') if l_1_unnamed is missing else l_1_unnamed)))
         yield '">\n  <table class="data">\n    <thead><tr><th>step</th>'
         for l_2_c in environment.getattr(l_1_ev, 'columns'):
             _loop_vars = {}
@@ -411,7 +412,7 @@ def block_main(context, missing=missing):
             yield '</td></tr>\n    '
         l_2_n = l_2_page = l_2_vals = missing
         yield '\n    </tbody>\n  </table>\n  </div>\n</section>\n'
-    l_1_ev = missing
+    l_1_ev = l_1_unnamed = missing
     yield '\n\n'
     if environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'checkpoints'):
         pass
@@ -551,4 +552,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'actions': block_actions, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=141&12=143&13=145&14=153&15=161&16=164&17=171&18=181&20=186&21=196&23=204&24=206&27=212&28=232&30=235&32=242&35=253&38=256&43=265&44=267&48=270&49=272&50=274&51=276&52=279&55=282&62=285&63=289&64=297&65=305&66=318&74=332&75=336&76=338&78=340&79=346&81=356&87=358&88=362&89=364&90=372&92=374&94=382&95=386&103=416&110=419&111=423&112=429&113=433&121=446&129=449&130=453&138=468&140=471&143=474&144=480&145=492&151=495&152=497&157=501&43=504&160=528&162=546'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=141&12=143&13=145&14=153&15=161&16=164&17=171&18=181&20=186&21=196&23=204&24=206&27=212&28=232&30=235&32=242&35=253&38=256&43=265&44=267&48=270&49=272&50=274&51=276&52=279&55=282&62=285&63=289&64=297&65=305&66=318&74=332&75=336&76=338&78=340&79=346&81=356&87=358&88=363&89=365&90=373&92=375&94=383&95=387&103=417&110=420&111=424&112=430&113=434&121=447&129=450&130=454&138=469&140=472&143=475&144=481&145=493&151=496&152=498&157=502&43=505&160=529&162=547'

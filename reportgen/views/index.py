@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import DUE_NOTE, NO_TRAINING_NOTE, Run
+from ..model import DUE_NOTE, NO_TRAINING_NOTE, UNNAMED, Run
 from .charts import eval_prefixes
 from .html import esc
 from .text import fmt, pretty_json
@@ -89,7 +89,7 @@ def index_context(run: Run, title: str, rows: bool = True) -> dict[str, Any]:
         ):
             if info.get(key) is not None:
                 header[label] = info[key]
-        header["evaluators"] = ", ".join(str(e["label"]) for e in evals) or "none"
+        header["evaluators"] = ", ".join(str(e["label"]) or UNNAMED for e in evals) or "none"
         state = []
         if info.get("resumed"):
             state.append("resumed at step " + ", ".join(str(x) for x in info.get("resumed_at", [])))
