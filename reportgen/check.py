@@ -27,6 +27,7 @@ from .sources.detect import open_source
 from .sources.jsonl import LineError, brief, parse_line
 from .sources.tinker import SUMMARY_VERSIONS
 from .storage import shown_text
+from .views.text import counted
 
 MAX_PROBLEMS = 10_000  # kept in full; the counts go on past it
 
@@ -109,7 +110,7 @@ class CheckReport:
             return f"reportgen check: {what}: no problem found ({facts})"
         total = sum(self.counts.values())
         kinds = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return f"reportgen check: {what}: {total:,} problem{'' if total == 1 else 's'}: {kinds}"
+        return f"reportgen check: {what}: {counted(total, 'problem')}: {kinds}"
 
     def lines(self) -> list[str]:
         """The text output, one problem a line, then the notes and the summary."""
@@ -157,8 +158,8 @@ def check(source: str, fmt: str | None = None, progress: Progress | None = None)
                 plan = None
             if plan is not None:  # a folder of runs, as build takes it: say so, and how
                 names = ", ".join(name for name, _ in plan.runs[:5]) + (" …" if len(plan.runs) > 5 else "")
-                n = len(plan.runs)
-                detail = f"a folder of {n} run{'' if n == 1 else 's'} (a sweep: {names}); check each run: reportgen check RUN"
+                runs = counted(len(plan.runs), "run")
+                detail = f"a folder of {runs} (a sweep: {names}); check each run: reportgen check RUN"
         report.add(exc.path or source, exc.line, "unreadable source", detail)
         report.seconds = time.perf_counter() - t0
         return report

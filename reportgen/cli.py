@@ -453,13 +453,14 @@ def index(site: str, title: str | None, quiet: bool, force: bool) -> None:
       reportgen index site --title "lr sweep"
     """
     from .sweep import write_sweep_index
+    from .views.text import counted
 
     with _exit_codes():
         result = write_sweep_index(Path(site), title, force=force)
         for w in result.warnings:
             _echo(f"reportgen: warning: {w}", err=True)
         if not quiet:
-            _echo(f"wrote {result.path}: an index of {result.runs} run{'' if result.runs == 1 else 's'}")
+            _echo(f"wrote {result.path}: an index of {counted(result.runs, 'run')}")
 
 
 @main.command()

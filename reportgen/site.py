@@ -68,7 +68,7 @@ from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtre
 from .views.runlog import LOG_PAGE, LOG_SHARD, LogSummary, log_parts, summary_text
 from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
 from .views.search import index_bytes as search_index_bytes
-from .views.text import compact_json, fmt, line_count, pretty_json, safe_name, script_json
+from .views.text import compact_json, counted, fmt, line_count, pretty_json, safe_name, script_json
 
 MARKER = SITE_MARKER
 CSP = (
@@ -112,10 +112,7 @@ class BuildResult:
 
     def summary(self) -> str:
         """The CLI's last line."""
-
-        def n(count: int, word: str) -> str:
-            return f"{count:,} {word}{'' if count == 1 else 's'}"
-
+        n = counted
         if self.reused:
             pages = f"{n(self.pages, 'page')} ({n(self.rendered, 'iteration')} rendered, {self.reused:,} unchanged)"
         else:

@@ -55,7 +55,7 @@ from .sources import Progress
 from .storage import Storage, is_url, shown_text
 from .views.charts import eval_prefixes
 from .views.index import model_file_name
-from .views.text import FOLDER_NAME_BYTES, cut_utf8, folder_name, script_json
+from .views.text import FOLDER_NAME_BYTES, counted, cut_utf8, folder_name, script_json
 
 SUMMARY_FILE = "run.json"
 SCHEMA = "reportgen-run/1"
@@ -71,10 +71,6 @@ IDENTITY_KEYS = {"log_path", "wandb_name", "wandb_project", "session_name", "bas
 SHOWN_KEYS = {"model_name", "loss_fn", "algorithm", "model"}
 MAX_CONFIG_COLUMNS = 16
 MAX_CONFIG_TEXT = 200
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -435,8 +431,8 @@ class SweepResult:
     def summary(self) -> str:
         """The CLI's last line."""
         return (
-            f"built {self.out}: a sweep of {_n(self.runs, 'run')}, {_n(self.updates, 'update')}, "
-            f"{_n(self.rollouts, 'rollout')}, {_n(self.pages, 'page')} written in {self.seconds:.2f} s"
+            f"built {self.out}: a sweep of {counted(self.runs, 'run')}, {counted(self.updates, 'update')}, "
+            f"{counted(self.rollouts, 'rollout')}, {counted(self.pages, 'page')} written in {self.seconds:.2f} s"
         )
 
 

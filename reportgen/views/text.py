@@ -205,6 +205,11 @@ _INF = math.inf
 _FMT3: dict[float, str] = {}  # -0.0 and 0.0 share a key, and both show as "0"
 
 
+def counted(count: int, word: str) -> str:
+    """``count`` and ``word``, plural but for one: "1 run", "2,048 rollouts"."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def num_text(value: float | int) -> str:
     """``str(value)`` (a float's shortest repr), cached for floats: the repr search costs about
     1 µs and a page's rewards and advantages repeat."""
