@@ -1627,3 +1627,16 @@ def test_an_evaluator_without_a_name_is_said_to_have_none(tmp_path):
     index = BeautifulSoup((site / "index.html").read_text("utf-8"), "html.parser")
     facts = {d.find("dt").get_text(): d.find("dd").get_text() for d in index.select("dl.facts-grid > div")}
     assert "(no name)" in facts["evaluators"].split(", ")
+
+
+def test_a_nested_v010_report_of_the_latest_step_is_read(tmp_path):
+    """0.1.0's report of an evaluator named "a/b" sits in eval_a/ (flat layout, finished): only
+    an HTML report alone in iteration_NNNNNN/ is one being written."""
+    run_dir = copy_fixture("v010_html", tmp_path)
+    latest = sorted(run_dir.glob("eval_*_iteration_*.html"))[-1]
+    (run_dir / "eval_a").mkdir()
+    number = latest.name.rsplit("_", 1)[1]
+    (run_dir / "eval_a" / f"b_iteration_{number}").write_bytes(latest.read_bytes())
+    _reader, run = scan(run_dir)
+    ref = next(r for refs in run.evals.values() for r in refs if "a" in r.label and "b" in r.label)
+    assert ref.has_texts and ref.status != "incomplete" and "html" in ref.locator

@@ -658,8 +658,8 @@ class TinkerReader:
         for (kind, label, n), files in sorted(found.items()):
             ref = IterationRef(kind=kind, number=n, label=label if kind == "eval" else "", locator=dict(files))
             ref.has_texts = bool(files)
-            html = files.get("html", "")
-            if "logtree" not in files and "summaries" not in files and n == latest and "/" in html:
+            in_folder = _ITER_DIR_RE.match(files.get("html", "").split("/", 1)[0]) is not None
+            if "logtree" not in files and "summaries" not in files and n == latest and in_folder:
                 # an HTML report alone in iteration_NNNNNN/ (0.2+) is one being written: tinker
                 # writes it first, with a plain open(), then the logtree JSON (spec §1)
                 del ref.locator["html"]
