@@ -1633,7 +1633,7 @@ def test_a_nested_v010_report_of_the_latest_step_is_read(tmp_path):
     """0.1.0's report of an evaluator named "a/b" sits in eval_a/ (flat layout, finished): only
     an HTML report alone in iteration_NNNNNN/ is one being written."""
     run_dir = copy_fixture("v010_html", tmp_path)
-    latest = sorted(run_dir.glob("eval_*_iteration_*.html"))[-1]
+    latest = max(run_dir.glob("eval_*_iteration_*.html"), key=lambda p: p.name.rsplit("_", 1)[1])
     (run_dir / "eval_a").mkdir()
     number = latest.name.rsplit("_", 1)[1]
     (run_dir / "eval_a" / f"b_iteration_{number}").write_bytes(latest.read_bytes())
