@@ -394,17 +394,6 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
             f"{st.display('metrics.jsonl')}: {len(unstepped)} row(s) without a step (discarded work): "
             "listed on the index"
         )
-    for refs in [run.iterations, *run.evals.values()]:
-        for ref in refs:
-            loc = ref.locator if isinstance(ref.locator, dict) else {}
-            where = st.display(loc.get("logtree") or loc.get("html") or loc.get("summaries") or "")
-            for note in ref.notes:
-                if "tinker skipped the batch" in note:  # what the run did, not a fault of its files
-                    report.notes.append(f"{where}: {_what(ref)}: {note}")
-                elif "no rollout summaries" in note:
-                    report.add(where, None, "missing file", f"{_what(ref)}: {note}")
-                elif "exception" in note:
-                    report.add(where, None, "crashed iteration", f"{_what(ref)}: {note}")
     report.facts.update(
         iterations=len(run.iterations),
         evaluators=len(run.evals),
@@ -416,6 +405,19 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
     # torn tails read again by load(): listed once
     if sum(report.counts.values()) != before:
         _drop_torn_duplicates(report, torn)
+    # after load(), which marks an iteration (train or evaluator) whose logtree ends with an
+    # exception past the tail the scan looks at
+    for refs in [run.iterations, *run.evals.values()]:
+        for ref in refs:
+            loc = ref.locator if isinstance(ref.locator, dict) else {}
+            where = st.display(loc.get("logtree") or loc.get("html") or loc.get("summaries") or "")
+            for note in ref.notes:
+                if "tinker skipped the batch" in note:  # what the run did, not a fault of its files
+                    report.notes.append(f"{where}: {_what(ref)}: {note}")
+                elif "no rollout summaries" in note:
+                    report.add(where, None, "missing file", f"{_what(ref)}: {note}")
+                elif "exception" in note:
+                    report.add(where, None, "crashed iteration", f"{_what(ref)}: {note}")
 
 
 # C0 and C1 controls of a log's text, shown escaped: a terminal would obey an escape sequence

@@ -1924,6 +1924,10 @@ def render_run(
             arrived(si, i, _render_iteration(job, env, sequences[si][i], *neighbours(si, i)))
         for si, i in tasks:  # in page order, whoever rendered them: the state file is the same
             record(si, i, results[(si, i)])
+        if late and "crashed" in run.info:
+            # a crash only load() found (an exception past the logtree tail the scan reads):
+            # the index's status says it too
+            run.info["crashed"] = run.info["crashed"] or any(r.status == "crashed" for seq in sequences for r in seq)
         if chart_out is None:
             chart_out = run_files()
     if not log_written:

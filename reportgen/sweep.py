@@ -172,10 +172,21 @@ def run_status(run: Run) -> tuple[str, str]:
         final = [c for c in run.checkpoints if c.final]
         if final:
             return "finished", f"final checkpoint {final[-1].name!r} saved"
-        crashed = [r for r in run.iterations if r.status == "crashed"]
+        # an evaluator that raised stops the run as a train iteration does (evaluations run
+        # at the start of a step, before its metrics are logged)
+        crashed = sorted(
+            (r for refs in (run.iterations, *run.evals.values()) for r in refs if r.status == "crashed"),
+            key=lambda r: (r.number, r.kind == "train"),
+        )
         last_metrics = max(run.metrics.steps, default=-1)
         if crashed and crashed[-1].number >= last_metrics:
-            return "crashed", f"iteration {crashed[-1].number} did not finish, and nothing was logged after it"
+            last = crashed[-1]
+            what = (
+                f"iteration {last.number}"
+                if last.kind == "train"
+                else f"evaluator {last.label!r} at step {last.number}"
+            )
+            return "crashed", f"{what} did not finish, and nothing was logged after it"
         if crashed or run.info.get("crashed"):
             return "live", "an iteration crashed, but the run went on (resumed); no final checkpoint yet"
         return "live", "no final checkpoint: the run is still going, or was stopped"

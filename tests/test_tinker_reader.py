@@ -1640,3 +1640,69 @@ def test_a_nested_v010_report_of_the_latest_step_is_read(tmp_path):
     _reader, run = scan(run_dir)
     ref = next(r for refs in run.evals.values() for r in refs if "a" in r.label and "b" in r.label)
     assert ref.has_texts and ref.status != "incomplete" and "html" in ref.locator
+
+
+def _crash_in_final_eval(run_dir: Path) -> None:
+    """The run raised while evaluator "test" sampled at step 5 (tinker's final evaluation):
+    a partial logtree ending with the exception, no summaries, no metrics or checkpoint after."""
+    it5 = run_dir / "iteration_000005"
+    (it5 / "eval_test_rollout_summaries.jsonl").unlink()
+    lt = it5 / "eval_test_logtree.json"
+    doc = json.loads(lt.read_text())
+    doc["root"]["children"].append(EXC_NODE)
+    lt.write_text(json.dumps(doc))
+    rows = (run_dir / "metrics.jsonl").read_text().splitlines()
+    (run_dir / "metrics.jsonl").write_text("".join(r + "\n" for r in rows if json.loads(r)["step"] != 5))
+    ckpts = (run_dir / "checkpoints.jsonl").read_text().splitlines()
+    (run_dir / "checkpoints.jsonl").write_text("".join(c + "\n" for c in ckpts if '"final"' not in c))
+
+
+def test_a_crash_in_an_evaluation_is_the_runs_crash(tmp_path):
+    """Spec §7.2 item 3 holds for an evaluator's logtree too: the run summary, the sweep's
+    status and ``check`` say the run crashed (the evaluator's page alone said so before)."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.check import check
+    from reportgen.site import BuildOptions, build
+    from reportgen.sweep import run_status
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    _crash_in_final_eval(run_dir)
+    _, run = scan(run_dir)
+    ref = next(r for r in run.evals["test"] if r.number == 5)
+    assert ref.status == "crashed" and any("exception" in n for n in ref.notes)
+    assert run.info["crashed"] is True
+    status, why = run_status(run)
+    assert status == "crashed" and "evaluator 'test' at step 5" in why
+    report = check(str(run_dir))
+    crashed = [p for p in report.problems if p.kind == "crashed iteration"]
+    assert len(crashed) == 1 and crashed[0].file.endswith("iteration_000005/eval_test_logtree.json")
+    assert "evaluator test, step 5" in crashed[0].message
+    build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    soup = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser")
+    status_dd = next(dt for dt in soup.find_all("dt") if dt.get_text(strip=True) == "status").find_next("dd")
+    assert "crashed" in status_dd.get_text()
+
+
+def test_a_crash_only_load_finds_is_on_the_index(tmp_path):
+    """An exception the scan's look at the logtree's tail misses (summaries were written, so
+    the scan does not open the logtree) still makes the index's status "crashed"."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    lt = run_dir / "iteration_000002" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    doc["root"]["children"].append(EXC_NODE)
+    lt.write_text(json.dumps(doc))
+    from reportgen.check import check
+
+    crashed = [p for p in check(str(run_dir)).problems if p.kind == "crashed iteration"]
+    assert [p.file.rsplit("/", 2)[-2] for p in crashed] == ["iteration_000002"]
+    for jobs in (1, 2):
+        site = tmp_path / f"site{jobs}"
+        build(str(run_dir), site, BuildOptions(jobs=jobs))
+        soup = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+        status_dd = next(dt for dt in soup.find_all("dt") if dt.get_text(strip=True) == "status").find_next("dd")
+        assert "crashed" in status_dd.get_text(), jobs

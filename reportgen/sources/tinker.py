@@ -357,7 +357,7 @@ class TinkerReader:
         self._discover_iterations(run, names, train_steps)
 
         run.info["resumed"] = bool(run.segments)
-        run.info["crashed"] = any(r.status == "crashed" for r in run.iterations)
+        run.info["crashed"] = any(r.status == "crashed" for refs in (run.iterations, *run.evals.values()) for r in refs)
         run.info["iterations"] = len(run.iterations)
         run.info["iterations_with_texts"] = sum(1 for r in run.iterations if r.has_texts)
         run.info["evaluators"] = len(run.evals)
@@ -690,6 +690,11 @@ class TinkerReader:
                     ref.locator[TIMING_AT] = f"{at[0]}:{at[1]}:{at[2]}"
                 train[n] = ref
             else:
+                # an evaluator that raised writes its partial logtree with the exception at
+                # the end (spec §7.2 item 3) and no summaries; the run stopped there
+                if "logtree" in files and "summaries" not in files and self._tail_has_exception(files["logtree"]):
+                    ref.status = "crashed"
+                    ref.notes.append("the logtree ends with an exception")
                 run.evals.setdefault(label, []).append(ref)
 
         for step in run.metrics.steps:
