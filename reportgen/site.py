@@ -205,9 +205,18 @@ def _diff_lines(text: str) -> Iterator[tuple[str, str]]:
     """(class, line) of each line of a diff: inside a hunk (as many lines as its ``@@``
     header counts) a line is added, deleted or context by its first character, whatever
     follows ("--x" is a deleted "-x"); outside, ``diff``, ``---``, ``+++``, ``###`` and
-    ``--`` headers are headers, any other line plain."""
+    ``--`` headers are headers, any other line plain. A diff written with CRLF line ends
+    (a Windows checkout, or a file with CRLF lines) reads as one with LF: the HTML parser
+    would turn each kept CR into one more line break; a CR inside a line is shown as ␍."""
     old = new = 0  # lines of the open hunk still to come, on each side
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    if lines and lines[-1] in ("", "\r"):
+        lines.pop()  # the newline that ends the file starts no line
+    for line in lines:
+        if line.endswith("\r"):
+            line = line[:-1]
+        if "\r" in line:
+            line = line.replace("\r", "\u240d")
         if old > 0 or new > 0:
             c = line[:1]
             if c == "+":

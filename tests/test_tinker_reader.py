@@ -1706,3 +1706,30 @@ def test_a_crash_only_load_finds_is_on_the_index(tmp_path):
         soup = BeautifulSoup((site / "index.html").read_text(), "html.parser")
         status_dd = next(dt for dt in soup.find_all("dt") if dt.get_text(strip=True) == "status").find_next("dd")
         assert "crashed" in status_dd.get_text(), jobs
+
+
+def test_a_crlf_code_diff_is_shown_line_for_line(tmp_path):
+    """A code.diff with CRLF line ends (written on Windows, or a diff of CRLF files) shows one
+    line a line: a CR kept in the HTML is one more line break to the browser's parser, which
+    showed the diff double-spaced; the file's last newline starts no empty line."""
+    from reportgen.site import build
+
+    src = copy_fixture("arith_sync", tmp_path)
+    lines = [
+        "### repo: /x @ abc",
+        "diff --git a/f.py b/f.py",
+        "--- a/f.py",
+        "+++ b/f.py",
+        "@@ -1,2 +1,2 @@",
+        " a",
+        "-x",
+        "+y\rz",
+    ]
+    (src / "code.diff").write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    build(str(src), tmp_path / "site")
+    html = (tmp_path / "site" / "code_diff.html").read_text()
+    pre = html[html.index('<pre class="diff">') : html.index("</pre>")]
+    assert "\r" not in pre
+    spans = re.findall(r'<span class="(\w+)">(.*?)</span>', pre, re.S)
+    assert [t for _, t in spans] == [*lines[:-1], "+y\u240dz"]
+    assert [c for c, _ in spans][-3:] == ["ctx", "del", "add"]
