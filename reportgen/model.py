@@ -378,6 +378,57 @@ class Outline:
 # names that change every step (a series per task of a large dataset) made it grow with the
 # square of the run: 22 GB for a 50 MiB export of 20 new names an update
 MAX_METRIC_NAMES = 1000
+# names kept past MAX_METRIC_NAMES, up to MAX_PRIORITY_NAMES more: the headline and chart
+# metrics of both formats (sources/observe.py and sources/tinker.py HEADLINE, views/charts.py),
+# which a run logging a series per task of a large dataset must not lose to names met
+# earlier (an export's metrics are in its writer's order, "env/..." before "reward/...").
+# A tinker name counts with an evaluator's prefix too ("test/env/all/reward/total").
+PRIORITY_METRICS = frozenset(
+    {
+        "reward/mean",
+        "reward/std",
+        "batch/trained_fraction",
+        "policy/kl",
+        "completions/length_mean",
+        "agent/turns_per_traj_mean",
+        "agent/tool_calls_per_traj",
+        "agent/failed_fraction",
+        "env/all/reward/total",
+        "env/all/correct",
+        "env/all/format",
+        "env/all/total_episodes",
+        "env/all/ac_tokens_per_turn",
+        "env/all/turns_per_episode",
+        "optim/kl_sample_train_v1",
+        "optim/kl_sample_train_v2",
+        "optim/entropy",
+        "optim/lr",
+        "tokens/sampled",
+        "tokens/prefill_cached",
+        "tokens/prefill_uncached",
+        "tokens/trained",
+        "cost/step_usd",
+        "cost/cumulative_usd",
+        "progress/batch",
+        "progress/done_frac",
+    }
+)
+MAX_PRIORITY_NAMES = 200
+
+
+def is_priority_metric(name: str) -> bool:
+    """Whether ``name`` is kept past MAX_METRIC_NAMES (PRIORITY_METRICS, or one of them after
+    an evaluator's prefix)."""
+    if name in PRIORITY_METRICS:
+        return True
+    i = name.find("/env/all/")
+    return i > 0 and name[i + 1 :] in PRIORITY_METRICS
+
+
+def room_for(name: str, distinct: int, priority: int) -> bool:
+    """Whether a new metric name is kept, with ``distinct`` names kept so far, ``priority``
+    of them kept past the bound."""
+    return distinct < MAX_METRIC_NAMES or (priority < MAX_PRIORITY_NAMES and is_priority_metric(name))
 
 
 class MetricTable:
@@ -385,7 +436,7 @@ class MetricTable:
 
     Missing and null values are NaN; ``present`` tells a real NaN from a gap. Names past the
     first MAX_METRIC_NAMES are counted in ``left_out`` (values) and ``left_out_names`` (the
-    first few), not kept.
+    first few), not kept, but for the headline and chart metrics (``is_priority_metric``).
     """
 
     def __init__(self) -> None:
@@ -395,6 +446,7 @@ class MetricTable:
         self.times: list[float | None] = []  # seconds since epoch, when known
         self.left_out = 0
         self.left_out_names: list[str] = []
+        self.past_bound = 0  # priority names kept past MAX_METRIC_NAMES
 
     def row_for(self, step: int, time: float | None = None) -> int:
         """Index of the row for ``step``, created if new."""
@@ -425,14 +477,17 @@ class MetricTable:
                 del self.columns[name]  # a metric only the replaced attempt logged
             else:
                 self.columns[name] = kept
+        self.past_bound = max(0, len(self.columns) - MAX_METRIC_NAMES)
 
     def set(self, row: int, name: str, value: float | None) -> None:
         """Store one value (None becomes a gap)."""
         col = self.columns.get(name)
         if col is None:
-            if len(self.columns) >= MAX_METRIC_NAMES:
+            if not room_for(name, len(self.columns), self.past_bound):
                 self.leave_out(name)
                 return
+            if len(self.columns) >= MAX_METRIC_NAMES:
+                self.past_bound += 1
             col = array("d", [math.nan]) * len(self.steps)
             self.columns[name] = col
         col[row] = math.nan if value is None else value

@@ -478,6 +478,42 @@ def test_a_table_keeps_the_first_names_and_counts_the_others(monkeypatch):
     )
 
 
+def test_a_tinker_run_keeps_its_reward_past_the_bound(tmp_path, monkeypatch):
+    """A tinker run with a series per task logged before "env/all/reward/total" keeps its
+    reward, an evaluator's ("test/env/all/reward/total") and the tokens: the reward chart and
+    the evaluator's curve are drawn, the per-task names are left out; and a table lets at most
+    MAX_PRIORITY_NAMES such names past the bound."""
+    import reportgen.model as model_mod
+    from reportgen.model import MetricTable
+    from reportgen.sources.tinker import TinkerReader
+    from reportgen.storage import Storage
+
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 3)
+    src = tmp_path / "run"
+    src.mkdir()
+    rows = []
+    for step in range(3):
+        row: dict = {"step": step}
+        row.update({f"env/task_{k}/reward": 0.5 for k in range(5)})
+        row.update({"env/all/reward/total": step / 4, "test/env/all/reward/total": 0.9, "tokens/sampled": 10.0})
+        rows.append(json.dumps(row))
+    (src / "metrics.jsonl").write_text("\n".join(rows) + "\n")
+    run = TinkerReader(Storage(str(src))).scan()
+    assert {"env/all/reward/total", "test/env/all/reward/total", "tokens/sampled"} <= set(run.metrics.columns)
+    assert "env/task_4/reward" not in run.metrics.columns
+    assert [r.reward_mean for r in run.iterations] == [0.0, 0.25, 0.5]
+    drawn = {m for c in charts.plan_charts(run) for m, _ in c.series}
+    assert {"env/all/reward/total", "test/env/all/reward/total"} <= drawn
+
+    monkeypatch.setattr(model_mod, "MAX_PRIORITY_NAMES", 2)
+    t = MetricTable()
+    r = t.row_for(0)
+    for name in ["a", "b", "c", "x/env/all/reward/total", "y/env/all/reward/total", "z/env/all/reward/total"]:
+        t.set(r, name, 1.0)
+    assert list(t.columns) == ["a", "b", "c", "x/env/all/reward/total", "y/env/all/reward/total"]
+    assert t.left_out_names == ["z/env/all/reward/total"]
+
+
 def test_the_size_of_a_column_is_estimated_from_values_spread_over_it():
     """The explorer's chunk files are cut by an estimate of each column's JSON from 512 of
     its values: values at a fixed stride met a gap every 8th row at every sample (20 KB

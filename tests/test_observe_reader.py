@@ -994,6 +994,35 @@ def test_metric_names_past_the_bound_are_counted_not_kept(tmp_path, monkeypatch)
     assert "env/task_2_1" not in header and "reward/mean" in header
 
 
+def test_headline_and_chart_metrics_are_kept_past_the_bound(tmp_path, monkeypatch):
+    """A run logging a series per task meets thousands of "env/..." names before "reward/mean"
+    (its writer's order): the headline and chart metrics are kept past the bound all the same,
+    on the index's charts and in metrics.csv; only the per-task names are left out."""
+    import reportgen.model as model_mod
+    import reportgen.sources.observe as observe_mod
+    from reportgen.site import build
+
+    monkeypatch.setattr(observe_mod, "MAX_METRIC_NAMES", 4)
+    monkeypatch.setattr(model_mod, "MAX_METRIC_NAMES", 4)
+    o = Obs().run()
+    for n in range(1, 4):
+        tasks = {f"env__task_{n}_{k}": float(k) for k in range(5)}
+        o.batch(o.update(n, **tasks, policy__kl=0.01 * n, reward__mean=n / 10, reward__std=0.1))
+    src = o.write(tmp_path / "src")
+    run = ObserveReader(Storage(str(src))).scan()
+    assert {"reward/mean", "reward/std", "policy/kl"} <= set(run.metrics.columns)
+    assert run.metrics.get(3, "reward/mean") == pytest.approx(0.3)
+    assert [r.headline.get("reward/mean") for r in run.iterations] == pytest.approx([0.1, 0.2, 0.3])
+    assert len(run.metrics.columns) == 4 + 3
+    site = tmp_path / "site"
+    build(str(src), site)
+    header = (site / "metrics.csv").read_text().splitlines()[0]
+    assert "reward/mean" in header and "policy/kl" in header and "env/task_3_4" not in header
+    assert "reward/mean ± std" in (site / "index.html").read_text()  # its chart
+    data = (site / "metrics_data.js").read_text()
+    assert '"reward/mean"' in data and '"policy/kl"' in data
+
+
 def test_lines_longer_than_a_piece_across_the_scan_workers_ranges(tmp_path, monkeypatch):
     """The scan's workers read their ranges a piece at a time, and the line crossing a range's
     start or end a piece at a time too (readline() held a line of 60 MiB whole): with pieces

@@ -58,6 +58,7 @@ from ..model import (
     Run,
     StepReward,
     ToolCall,
+    room_for,
 )
 from ..storage import Storage, shown_text
 from . import Progress
@@ -1283,7 +1284,7 @@ class ObserveReader:
             for name in names:
                 i = index.get(name)
                 if i is None:
-                    if len(index) >= MAX_METRIC_NAMES:
+                    if not room_for(name, len(index), max(0, len(index) - MAX_METRIC_NAMES)):
                         left_out.append(name)
                         at.append(-1)
                         continue
