@@ -514,6 +514,8 @@ def test_crashed_style_iteration(tmp_path):
     m = it.groups[0].members
     assert len(m) == 1 and m[0].member == 0
     assert m[0].reward is not None and m[0].steps and m[0].steps[0].ob_len is not None
+    # the sampled tokens, as a summary gives them: the card's "N tok" chip
+    assert m[0].tokens == sum(s.ac_len for s in m[0].steps if s.ac_len is not None) > 0
     assert "correct" in m[0].steps[0].metrics
     assert len(it.groups[0].conversations) == 2
 

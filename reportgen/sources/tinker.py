@@ -1419,6 +1419,8 @@ def _members_from_details(details: LogNode) -> list[Member]:
                 mem.final_ob_len = int(fol) if fol is not None else None
         if mem.steps:
             mem.steps[-1].episode_done = True
+        tokens = [s.ac_len for s in steps if s.ac_len is not None]
+        mem.tokens = sum(tokens) if tokens else None  # as from a summary: the sampled tokens
         _derive_badges(mem)
         out.append(mem)
     return out
