@@ -1735,3 +1735,31 @@ def test_a_crlf_code_diff_is_shown_line_for_line(tmp_path):
     spans = re.findall(r'<span class="(\w+)">(.*?)</span>', pre, re.S)
     assert [t for _, t in spans] == [*lines[:-1], "+y\u240dz"]
     assert [c for c, _ in spans][-3:] == ["ctx", "del", "add"]
+
+
+def test_a_repeated_trajectory_index_gets_its_own_card_and_anchor(tmp_path):
+    """tinker numbers a group's trajectories 0..n-1; summaries that repeat an index (merged or
+    hand-made) gave two cards the same HTML id ("g0-m1" twice), so a link opened the first:
+    the later one takes the next free index, and a warning says so."""
+    from collections import Counter
+
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    path = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[2]["traj_idx"] = 1  # group 0: trajectories 0, 1, 1, 3
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reader, run = scan(run_dir)
+    it = reader.load(run.iterations[1])
+    assert sorted(m.member for m in it.groups[0].members) == [0, 1, 3, 4]
+    assert any("group 0: trajectory index 1 repeats" in w for w in it.warnings)
+    result = build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    assert any("trajectory index 1 repeats" in w for w in result.warnings)
+    page = next((tmp_path / "site").glob("train_iteration_000001*.html"))
+    soup = BeautifulSoup(page.read_text(), "html.parser")
+    ids = Counter(el["id"] for el in soup.find_all(id=True))
+    assert [i for i, n in ids.items() if n > 1] == []
+    assert {"g0-m0", "g0-m1", "g0-m3", "g0-m4"} <= set(ids)

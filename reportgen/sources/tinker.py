@@ -1651,7 +1651,30 @@ def build_groups(
         if have_summaries:
             group.label = f"logged group {k + 1}, not exported"
         groups.append(group)
+    for g in groups:
+        _unique_members(g, warnings)
     return groups
+
+
+def _unique_members(g: Group, warnings: list[str]) -> None:
+    """Give a trajectory whose index repeats in its group (hand-made or merged summaries:
+    tinker numbers a group's trajectories 0..n-1) the next free index, so that each card has
+    its own anchor and link; the warning says which."""
+    seen: set[int] = set()
+    repeated: list[int] = []
+    for m in g.members:
+        if m.member in seen:
+            repeated.append(m.member)
+            m.member = max(seen) + 1
+        seen.add(m.member)
+    if repeated:
+        shown = ", ".join(map(str, sorted(set(repeated))[:10]))
+        where = f"group {g.id}" if g.id is not None else (g.label or "a group without an index")
+        n = len(repeated)
+        warnings.append(
+            f"{where}: trajectory index {shown} repeats; {'its later trajectory is' if n == 1 else f'{n} later trajectories are'} "
+            "shown under the next free index"
+        )
 
 
 def _group(gid: int | None, members: list[Member], sec: GroupSection | None) -> Group:
