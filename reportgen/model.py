@@ -394,6 +394,8 @@ PRIORITY_METRICS = frozenset(
         "agent/tool_calls_per_traj",
         "agent/failed_fraction",
         "env/all/reward/total",
+        "reward/total",
+        "time/total",
         "env/all/correct",
         "env/all/format",
         "env/all/total_episodes",

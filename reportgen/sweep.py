@@ -84,7 +84,7 @@ class KeyMetric:
 
 
 KEY_METRICS = (
-    KeyMetric("reward", "reward", ("reward/mean",), ("env/all/reward/total",)),
+    KeyMetric("reward", "reward", ("reward/mean",), ("env/all/reward/total", "reward/total")),  # rl_loop.py: the latter
     KeyMetric("correct", "correct", (), ("env/all/correct",)),
     KeyMetric("kl", "KL", ("policy/kl",), ("optim/kl_sample_train_v1", "optim/kl_sample_train_v2")),
     KeyMetric("entropy", "entropy", ("policy/entropy",), ("optim/entropy",)),

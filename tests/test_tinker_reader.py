@@ -1763,3 +1763,41 @@ def test_a_repeated_trajectory_index_gets_its_own_card_and_anchor(tmp_path):
     ids = Counter(el["id"] for el in soup.find_all(id=True))
     assert [i for i, n in ids.items() if n > 1] == []
     assert {"g0-m0", "g0-m1", "g0-m3", "g0-m4"} <= set(ids)
+
+
+def test_an_rl_loop_run_has_its_reward_on_the_index(tmp_path):
+    """recipes/rl_loop.py, tinker's minimal loop, logs only progress/*, optim/lr, time/total and
+    reward/total (no env/all/...): the index charts that reward and lists it by step, and the
+    run's summary for a sweep scores the run by it."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    src = tmp_path / "rl-loop"
+    src.mkdir()
+    rows = [
+        {
+            "progress/batch": b,
+            "optim/lr": 4e-5,
+            "progress/done_frac": (b + 1) / 3,
+            "time/total": 9.5,
+            "reward/total": r,
+            "step": b,
+        }
+        for b, r in enumerate([0.25, 0.5, 0.625])
+    ]
+    (src / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (src / "config.json").write_text(json.dumps({"model_name": "meta-llama/Llama-3.1-8B", "group_size": 16}))
+    _, run = scan(src)
+    assert [r.reward_mean for r in run.iterations] == [0.25, 0.5, 0.625]
+    build(str(src), tmp_path / "site", BuildOptions(jobs=1))
+    site = tmp_path / "site"
+    soup = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+    table = soup.select_one("table#iterations") or soup.find("table")
+    heads = [th.get_text(" ", strip=True) for th in table.find_all("th")]
+    assert any("reward/total" in h for h in heads), heads
+    assert "0.625" in table.get_text()
+    first_chart = soup.select_one("#chart-c0")
+    assert first_chart is not None and "reward/total" in str(first_chart)
+    summary = json.loads((site / "run.json").read_text())
+    assert summary["reward"]["metric"] == "reward/total" and summary["reward"]["final"] == 0.625

@@ -117,6 +117,7 @@ _RAW_CHARS = re.compile(r"[<>\"']")
 _TRAJ_RE = re.compile(r"^Trajectory ([0-9]+) Episode$")
 _TURN_RE = re.compile(r"^Turn ([0-9]+)$")
 
+RL_LOOP_REWARD = "reward/total"
 HEADLINE = ("env/all/reward/total", "env/all/correct", "optim/kl_sample_train_v1", "optim/entropy")
 _INFO_KEYS = (
     "learning_rate",
@@ -786,6 +787,9 @@ class TinkerReader:
             if f"{p}{key}" in run.metrics.columns:
                 ref.headline[key] = run.metrics.get(ref.number, f"{p}{key}")
         ref.reward_mean = run.metrics.get(ref.number, f"{p}env/all/reward/total")
+        if ref.reward_mean is None and not p:
+            # recipes/rl_loop.py, the minimal loop, logs its batch's mean reward as "reward/total"
+            ref.reward_mean = run.metrics.get(ref.number, RL_LOOP_REWARD)
         episodes = run.metrics.get(ref.number, f"{p}env/all/total_episodes")
         if episodes is not None and 0 <= episodes < 2**53:  # a count; 1e300 is none
             ref.rollouts = int(episodes)

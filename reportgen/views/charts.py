@@ -153,6 +153,9 @@ def plan_charts(run: Run) -> list[Chart]:
             _add(plan, run, metrics[0], metrics)
         return plan.charts
     _add(plan, run, TINKER_REWARD, [TINKER_REWARD])
+    if not mt.has_finite(TINKER_REWARD):
+        # recipes/rl_loop.py, the minimal loop: "reward/total", "time/total" and progress only
+        _add(plan, run, "reward/total", ["reward/total"])
     _eval_charts(plan, run)
     means = sorted(n for n in mt.columns if n.startswith("env/all/") and not _TINKER_NOT_MEANS.match(n))
     means.sort(key=lambda n: (n not in _TINKER_FIRST, _TINKER_FIRST.index(n) if n in _TINKER_FIRST else 0))

@@ -23,6 +23,7 @@ LONG_TABLE = 1500
 OBSERVE_COLUMNS = ("reward/mean", "reward/std", "batch/trained_fraction", "policy/kl", "agent/tool_error_fraction")
 TINKER_COLUMNS = (
     "env/all/reward/total",
+    "reward/total",  # recipes/rl_loop.py, the minimal loop, logs only this reward
     "env/all/correct",
     "env/all/format",
     "optim/kl_sample_train_v1",
