@@ -153,6 +153,11 @@ def test_tinker_charts_and_one_eval_curve_per_evaluator():
 def test_eval_prefixes_map_labels_and_find_metric_only_evaluators():
     run = tinker_run()
     assert eval_prefixes(run) == [("test", "test"), ("heldout set", "heldout set")]
+    # async mode's aliases are no evaluators; an evaluator named "eval" is one
+    for alias in ("by_cost", "by_time"):
+        run.metrics.set(0, f"eval/{alias}/test/env/all/reward/total", 0.3)
+    run.metrics.set(0, "eval/env/all/reward/total", 0.7)
+    assert eval_prefixes(run) == [("test", "test"), ("eval", "eval"), ("heldout set", "heldout set")]
 
 
 def test_tinker_fixture_eval_label_differs_from_prefix():

@@ -110,6 +110,11 @@ def _add(plan: _Plan, run: Run, title: str, metrics: tuple[str, ...] | list[str]
     plan.taken.update(m for m, _ in series)
 
 
+# async mode's aliases of every eval metric (spec §3): "eval/by_step/<k>" is no evaluator of
+# its own, where an evaluator named "eval" ("eval/env/all/reward/total") is one
+_ASYNC_EVAL_ALIASES = ("eval/by_step/", "eval/by_cost/", "eval/by_time/", "eval/timing/", "eval/snapshot/")
+
+
 def eval_prefixes(run: Run) -> list[tuple[str, str]]:
     """(label, metric prefix) of every evaluator: those with pages, then those only in the metrics."""
     out = [(label, run.eval_metric_prefix[label]) for label in sorted(run.evals) if label in run.eval_metric_prefix]
@@ -117,7 +122,7 @@ def eval_prefixes(run: Run) -> list[tuple[str, str]]:
     suffix = "/" + TINKER_REWARD
     for name in sorted(run.metrics.columns):
         # async runs repeat every eval metric under eval/by_step/, eval/by_cost/, eval/by_time/
-        if name.endswith(suffix) and not name.startswith("eval/"):
+        if name.endswith(suffix) and not name.startswith(_ASYNC_EVAL_ALIASES):
             prefix = name[: -len(suffix)]
             if prefix and prefix not in mapped:
                 out.append((prefix, prefix))
