@@ -239,3 +239,16 @@ def test_tinker_step_logs_are_searched(tmp_path):
     assert any(said in i[4] for i in items)
     page = soup(site / "train_iteration_000000.html")
     assert said in [e.get_text() for e in page.select(".log-v, details.log pre.text")]
+
+
+def test_the_search_page_says_its_keys(tmp_path):
+    """The search page has keys of its own (/, Enter, Esc) and no help dialog: it lists them
+    beside the box (inside the form, which only JavaScript shows: the keys need it too)."""
+    from bs4 import BeautifulSoup
+
+    site = tmp_path / "site"
+    build(str(grpo_run(tmp_path / "src")), site)
+    soup = BeautifulSoup((site / "search.html").read_text(), "html.parser")
+    hint = soup.select_one("#rs-form .keys-hint")
+    assert hint is not None
+    assert [k.get_text() for k in hint.find_all("kbd")] == ["/", "Enter", "Esc"]

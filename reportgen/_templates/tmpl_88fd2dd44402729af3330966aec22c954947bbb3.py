@@ -71,7 +71,7 @@ def block_main(context, missing=missing):
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield '" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="rs-q" placeholder="Search the prompts, completions, messages and tool calls of every '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
-    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <span id="rs-status"></span>\n  </div>\n</form>\n<noscript><p class="note">The search of every '
+    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <span id="rs-status"></span>\n  </div>\n  <p class="subtle keys-hint">Keys: <kbd>/</kbd> to the search box, <kbd>Enter</kbd> searches at once, <kbd>Esc</kbd> leaves the box (the results stay).</p>\n</form>\n<noscript><p class="note">The search of every '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield ' needs JavaScript. Without it, browser find (Ctrl+F) searches each page, which holds every text of its '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
@@ -96,4 +96,4 @@ def block_scripts(context, missing=missing):
     yield '<script src="search_index.js"></script><script src="assets/match.js"></script><script src="assets/search.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'main': block_main, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=71&10=73&16=75&17=79&21=88'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=59&8=71&10=73&17=75&18=79&22=88'
