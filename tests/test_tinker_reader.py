@@ -1801,3 +1801,38 @@ def test_an_rl_loop_run_has_its_reward_on_the_index(tmp_path):
     assert first_chart is not None and "reward/total" in str(first_chart)
     summary = json.loads((site / "run.json").read_text())
     assert summary["reward"]["metric"] == "reward/total" and summary["reward"]["final"] == 0.625
+
+
+def test_a_message_key_no_renderer_writes_is_shown_not_dropped(tmp_path):
+    """A conversation message with keys outside renderers.Message (a later renderer's
+    "reasoning_content", a hostile key) shows them as parts named by their key, after the
+    content, on the page and in the logtree JSON beside it; nothing of the message is lost."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("calc_agent_multiturn", tmp_path)
+    lt = run_dir / "iteration_000000" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    stack, msgs = [doc["root"]], []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            data = n.get("data")
+            if isinstance(data, dict) and data.get("type") == "conversation":
+                msgs.extend(m for m in data["messages"] if m.get("role") == "assistant")
+            stack.extend(n.get("children", []))
+    assert msgs
+    msgs[0]["reasoning_content"] = "Because <b>26</b> times 28 is 728."
+    msgs[0]["<script>"] = {"score": 3}
+    lt.write_text(json.dumps(doc))
+    build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    page = tmp_path / "site" / "train_iteration_000000.html"
+    html = page.read_text()
+    soup = BeautifulSoup(html, "html.parser")
+    labels = [p.get_text() for p in soup.select("p.part-type")]
+    assert "reasoning_content" in labels and "<script>" in labels
+    assert "Because <b>26</b> times 28 is 728." in soup.get_text()
+    assert "<b>26</b>" not in html and "&lt;script&gt;" in html
+    exported = (tmp_path / "site" / "train_iteration_000000_logtree.json").read_text()
+    assert "reasoning_content" in exported

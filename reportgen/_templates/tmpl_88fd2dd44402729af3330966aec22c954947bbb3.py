@@ -71,7 +71,7 @@ def block_main(context, missing=missing):
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield '" hidden>\n  <div class="bar-row">\n    <label class="search"><span class="vh">Search texts</span><input type="search" id="rs-q" placeholder="Search the prompts, completions, messages and tool calls of every '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
-    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <span id="rs-status"></span>\n  </div>\n  <p class="subtle keys-hint">Keys: <kbd>/</kbd> to the search box, <kbd>Enter</kbd> searches at once, <kbd>Esc</kbd> leaves the box (the results stay).</p>\n</form>\n<noscript><p class="note">The search of every '
+    yield '" autocomplete="off" spellcheck="false"></label>\n    <label class="chk"><input type="checkbox" id="rs-case"> match case</label>\n    <button type="button" id="rs-stop" disabled>stop</button>\n    <span id="rs-status"></span>\n  </div>\n  <p class="keys-hint">Keys: <kbd>/</kbd> to the search box, <kbd>Enter</kbd> searches at once, <kbd>Esc</kbd> leaves the box (the results stay).</p>\n</form>\n<noscript><p class="note">The search of every '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))
     yield ' needs JavaScript. Without it, browser find (Ctrl+F) searches each page, which holds every text of its '
     yield escape((undefined(name='word') if l_0_word is missing else l_0_word))

@@ -1330,7 +1330,19 @@ def message_from_json(m: Any) -> Message:
     msg.name = name if isinstance(name, str) else None
     trainable = m.get("trainable")
     msg.trainable = trainable if isinstance(trainable, bool) else None
+    if not m.keys() <= _MESSAGE_KEYS:
+        # a key a later renderer adds ("reasoning_content", say) is shown, not dropped:
+        # a part of its own, named by the key, after the content
+        parts = msg.parts if msg.parts is not None else ([Part("text", msg.content)] if msg.content else [])
+        for k, v in m.items():
+            if k not in _MESSAGE_KEYS and v is not None:
+                parts.append(Part(_s(k) or "(empty key)", v if isinstance(v, str) else _dumps(v)))
+        msg.parts, msg.content = parts, ""
     return msg
+
+
+# the keys of a renderers.Message (spec §7.1) that message_from_json reads
+_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls", "unparsed_tool_calls", "tool_call_id", "name", "trainable"})
 
 
 class GroupSection:

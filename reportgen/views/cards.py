@@ -170,7 +170,11 @@ def _message(w: Callable[[str], Any], mv: MessageView) -> None:
                 if tv.text:
                     w(f" <code>{esc(tv.text)}</code>")
                 w("</p>")
-            elif tv.text:
+            elif kind == "text":
+                if tv.text:
+                    _textview(w, tv)
+            else:  # a part or message field of another kind: named, as the logtree export names it
+                w(f'<p class="part-type">{esc(kind)}</p>')
                 _textview(w, tv)
     elif mv.text.text or not mv.calls:
         _textview(w, mv.text)
