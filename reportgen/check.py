@@ -340,7 +340,15 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
 
 # the warning of model.MetricTable.left_out_warning: a limit of the site, a note
 _METRIC_NAMES_BOUND = "distinct metric names:"
-_STRUCTURAL_HOLES = ("are missing from the list", "were due for texts")
+# observe-spec §1.2: the signs of dropped batches (the writer drops under back-pressure, and
+# says so in a metric), and an update without its record: what the run did, not a fault of
+# the file, so notes (exit 0), as the missing numbers and the updates due for texts are
+_STRUCTURAL_HOLES = (
+    "are missing from the list",
+    "were due for texts",
+    "export batch(es) were dropped",
+    "have no update record",
+)
 # tinker metrics that are not numbers: nothing makes them numbers (spec §3), what the run logged
 _NOT_NUMBERS = "are not numbers (strings, booleans"
 

@@ -231,3 +231,19 @@ def test_the_runs_log_gives_notes_and_its_faults_are_problems(tmp_path):
     code, rep = _json(str(run))
     assert code == 1 and [p["kind"] for p in rep["problems"]] == ["unreadable file"]
     assert "a folder, not a file" in rep["problems"][0]["message"]
+
+
+def test_signs_of_dropped_batches_are_notes(tmp_path):
+    """observe-spec §1.2: batches the writer dropped (its observe/dropped_batches metric) and an
+    update without its record are what the run did, not faults of the file: notes, exit 0,
+    as the missing update numbers and the updates due for texts already were."""
+    o = Obs().run()
+    o.batch(o.prompt(), Obs.rollout(1, 0, 0), Obs.rollout(1, 0, 1))
+    o.batch(Obs.update(1, reward__mean=0.5, observe__dropped_batches=2))
+    o.batch(o.prompt(), Obs.rollout(2, 0, 0), Obs.rollout(2, 0, 1))  # update 2: no update record yet
+    src = o.write(tmp_path / "run")
+    code, rep = _json(str(src))
+    assert code == 0, rep["problems"]
+    assert rep["problems"] == []
+    notes = " ".join(rep["notes"])
+    assert "2 export batch(es) were dropped" in notes and "have no update record" in notes
