@@ -643,6 +643,27 @@ def test_group_header_counts_unknown_execution_apart(tmp_path):
     ).get_text(" ")
 
 
+def test_an_outcome_of_not_trained_without_a_reason_has_a_chip(tmp_path):
+    """observe-spec §2.7: an outcome entry "trained: false" for an eligible member with no
+    skip reason left the card without a training chip at all (the viewer's rules), which
+    reads as nothing known: it says "not trained"; skipped members keep "skipped" alone."""
+    o = Obs().run()
+    o.batch(
+        o.prompt("p:0", "q"),
+        o.rollout(1, 0, 0, "a0", eligible=True),
+        o.rollout(1, 0, 1, "a1", eligible=True),
+        o.rollout(1, 0, 2, "a2", eligible=False, skip_reason="zero_signal"),
+        o.outcome(1, (0, 0, True), (0, 1, False), (0, 2, False)),
+    )
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site")
+    page = soup(tmp_path / "site" / "train_iteration_000001.html")
+    chips = {card["id"]: [c.get_text() for c in card.select("span.chip")] for card in page.select("[id^='g0-m']")}
+    assert "trained" in chips["g0-m0"] and "not trained" not in chips["g0-m0"]
+    assert "not trained" in chips["g0-m1"]
+    assert "skipped: zero_signal" in chips["g0-m2"] and "not trained" not in chips["g0-m2"]
+
+
 def negative_ids_run(directory: Path) -> Path:
     """An export whose writer chose negative ids: groups -1, 0 and 1, members -3, -1, -2, and a
     batch without a group (None) in the same update, so that PPO's ``g-<index>`` anchors and
@@ -748,7 +769,7 @@ def test_the_older_writers_feed_manifest_counts_dropped_batches(tmp_path):
     build(str(src), tmp_path / "site")
     index = soup(tmp_path / "site" / "index.html")
     assert "2 export batch(es) were dropped" in index.get_text(" ")
-    assert any("2 export batch(es) were dropped" in p.message for p in check(str(src)).problems)
+    assert any("2 export batch(es) were dropped" in n for n in check(str(src)).notes)  # what the run did: a note
     for text in ("RG_FEED.manifest(alert(1));\n", "not a manifest", 'RG_FEED.manifest({"dropped_batches":"2"});\n'):
         manifest.write_text(text)
         build(str(src), tmp_path / "site2")

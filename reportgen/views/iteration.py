@@ -359,6 +359,10 @@ def _badges(m: Member, duplicate: bool, cut: bool, training_known: bool = True) 
         b.append(("good", "trained"))
     elif m.trained is None:
         b.append(("unknown", "unknown execution"))
+    elif not m.skip_reason and m.eligible is not False:
+        # the outcome says it was not trained, with no reason and eligible: the viewer shows
+        # no chip at all, which reads as nothing known; this says what the outcome said
+        b.append(("info", "not trained"))
     if duplicate:
         b.append(("info", "duplicate"))
     if cut:
