@@ -809,3 +809,25 @@ def test_an_agentic_runs_index_lists_its_tool_error_fraction(tmp_path):
     assert "agent/tool_error_fraction" in heads
     col = heads.index("agent/tool_error_fraction")
     assert [tr.find_all("td")[col].get_text() for tr in page.select("#iterations tbody tr")] == ["0.250", "0.125"]
+
+
+def test_the_header_says_whose_texts_every_it_shows(tmp_path):
+    """Segments that export texts every 2 and every 3 updates: the header's figure is the
+    latest segment's, and it says so (the segments table lists each)."""
+    o = Obs().run(every=2)
+    for n in (1, 2):
+        o.batch(o.update(n))
+    o.run(resumed=2, every=3)
+    o.batch(o.update(3))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site")
+    index = soup(tmp_path / "site" / "index.html")
+    texts = next(dt for dt in index.find_all("dt") if dt.get_text() == "texts").find_next("dd").get_text(" ")
+    assert "every 3 updates" in texts and "latest segment" in texts
+    o2 = Obs().run(every=3)
+    o2.batch(o2.update(1))
+    o2.run(resumed=1, every=3)
+    o2.batch(o2.update(2))
+    build(str(o2.write(tmp_path / "src2")), tmp_path / "site2")
+    index = soup(tmp_path / "site2" / "index.html")
+    texts = next(dt for dt in index.find_all("dt") if dt.get_text() == "texts").find_next("dd").get_text(" ")
+    assert texts == "every 3 updates"

@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': '85be556578df2cd414debfadf9359ff4ad90dd3753d63dd82d9ea24e38ce745c',
+    'index.html': 'dbf7e5d8b24c2fe5ec74337689f98cdad7c2758f12ac556e604abe9b408dbf69',
     'iteration.html': '751c9476317c067fcee0de87b51f19a4bd7601ed1761510651da1e83d26111c9',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',

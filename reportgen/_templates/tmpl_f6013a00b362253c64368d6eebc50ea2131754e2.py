@@ -107,22 +107,40 @@ def block_main(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'linecount' found.")
     try:
-        t_4 = environment.filters['thousands']
+        t_4 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'thousands' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_5 = environment.filters['tojson_text']
+        t_5 = environment.filters['map']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'tojson_text' found.")
+            raise TemplateRuntimeError("No filter named 'map' found.")
     try:
-        t_6 = environment.filters['value_text']
+        t_6 = environment.filters['thousands']
     except KeyError:
         @internalcode
         def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'thousands' found.")
+    try:
+        t_7 = environment.filters['tojson_text']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'tojson_text' found.")
+    try:
+        t_8 = environment.filters['unique']
+    except KeyError:
+        @internalcode
+        def t_8(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
+    try:
+        t_9 = environment.filters['value_text']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'value_text' found.")
     try:
         t_1 = environment.tests['defined']
@@ -131,10 +149,10 @@ def block_main(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     try:
-        t_7 = environment.tests['none']
+        t_10 = environment.tests['none']
     except KeyError:
         @internalcode
-        def t_7(*unused):
+        def t_10(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '\n<section class="run-head">\n  <h1>'
@@ -177,8 +195,11 @@ def block_main(context, missing=missing):
         else:
             pass
             yield 'where exported'
+        if (t_2(t_4(context.eval_ctx, t_8(environment, t_5(context, (undefined(name='visible_segments') if l_0_visible_segments is missing else l_0_visible_segments), attribute='every')))) > 1):
+            pass
+            yield " (the latest segment's; each segment's below)"
         yield '</dd></div>\n    <div><dt>updates</dt><dd>'
-        yield escape(t_4(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))))
+        yield escape(t_6(t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))))
         yield '</dd></div>\n    '
     else:
         pass
@@ -193,7 +214,7 @@ def block_main(context, missing=missing):
             yield '</dd></div>'
         l_1_k = l_1_v = missing
         yield '\n    <div><dt>iterations</dt><dd>'
-        yield escape(t_4((undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations)))
+        yield escape(t_6((undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations)))
         if ((undefined(name='n_iterations') if l_0_n_iterations is missing else l_0_n_iterations) != t_2(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'iterations'))):
             pass
             yield ' <span class="subtle" title="steps of metrics.jsonl without a training row: the final evaluation and the totals">+ '
@@ -201,12 +222,12 @@ def block_main(context, missing=missing):
             yield ' final</span>'
         yield '</dd></div>\n    '
     yield '\n    <div><dt>with texts</dt><dd>'
-    yield escape(t_4((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts)))
+    yield escape(t_6((undefined(name='n_texts') if l_0_n_texts is missing else l_0_n_texts)))
     yield '</dd></div>\n    '
     if (undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts):
         pass
         yield '<div><dt>rollouts</dt><dd>'
-        yield escape(t_4((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts)))
+        yield escape(t_6((undefined(name='n_rollouts') if l_0_n_rollouts is missing else l_0_n_rollouts)))
         yield '</dd></div>'
     yield '\n  </dl>\n  '
     if (undefined(name='run_log') if l_0_run_log is missing else l_0_run_log):
@@ -223,7 +244,7 @@ def block_main(context, missing=missing):
             yield '#L'
             yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error'))
             yield '">first error</a> (line '
-            yield escape(t_4(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error')))
+            yield escape(t_6(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'first_error')))
             yield '): <code class="lerr">'
             yield escape(environment.getattr((undefined(name='run_log') if l_0_run_log is missing else l_0_run_log), 'error_text'))
             yield '</code>'
@@ -245,7 +266,7 @@ def block_main(context, missing=missing):
             yield '<div><dt>'
             yield escape(l_1_k)
             yield '</dt><dd>'
-            yield escape(t_6(l_1_v))
+            yield escape(t_9(l_1_v))
             yield '</dd></div>'
         l_1_k = l_1_v = missing
         yield '\n  </dl>\n  '
@@ -294,7 +315,7 @@ def block_main(context, missing=missing):
             yield '</td><td>'
             yield escape((environment.getattr(l_1_s, 'model') or '–'))
             yield '</td>\n    <td>'
-            if (not t_7(environment.getattr(l_1_s, 'resumed_from_update'))):
+            if (not t_10(environment.getattr(l_1_s, 'resumed_from_update'))):
                 pass
                 yield 'resumed from update '
                 yield escape(environment.getattr(l_1_s, 'resumed_from_update'))
@@ -318,7 +339,7 @@ def block_main(context, missing=missing):
             if (not environment.getattr(l_1_s, 'visible')):
                 pass
                 yield 'hidden by a later fresh run'
-            elif (not t_7(environment.getattr(l_1_s, 'upto'))):
+            elif (not t_10(environment.getattr(l_1_s, 'upto'))):
                 pass
                 yield 'updates up to '
                 yield escape(environment.getattr(l_1_s, 'upto'))
@@ -423,7 +444,7 @@ def block_main(context, missing=missing):
             yield '\n    <tr><td>'
             yield escape(environment.getattr(l_1_c, 'name'))
             yield '</td><td>'
-            yield escape((environment.getattr(l_1_c, 'batch') if (not t_7(environment.getattr(l_1_c, 'batch'))) else '–'))
+            yield escape((environment.getattr(l_1_c, 'batch') if (not t_10(environment.getattr(l_1_c, 'batch'))) else '–'))
             yield '</td><td>'
             yield escape(('final' if environment.getattr(l_1_c, 'final') else ('rolling' if environment.getattr(l_1_c, 'rolling') else ('initial' if (environment.getattr(l_1_c, 'batch') == 0) else 'periodic'))))
             yield '</td>\n    <td><code>'
@@ -437,7 +458,7 @@ def block_main(context, missing=missing):
                 yield '<div class="kv"><span class="k">'
                 yield escape(l_2_k)
                 yield '</span> '
-                yield escape(t_5(l_2_v))
+                yield escape(t_7(l_2_v))
                 yield '</div>'
             l_2_k = l_2_v = missing
             yield '</td></tr>\n    '
@@ -459,7 +480,7 @@ def block_main(context, missing=missing):
                 yield '<div class="kv"><span class="k">'
                 yield escape(l_2_k)
                 yield '</span> '
-                yield escape(t_5(l_2_v))
+                yield escape(t_7(l_2_v))
                 yield '</div>'
             l_2_k = l_2_v = missing
             yield '</td></tr>\n    '
@@ -472,10 +493,10 @@ def block_main(context, missing=missing):
         yield escape((undefined(name='config_json') if l_0_config_json is missing else l_0_config_json))
         yield '</pre></details>\n</section>\n'
     yield '\n'
-    if (not t_7(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
+    if (not t_10(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
         pass
         yield '<p><a href="code_diff.html">code.diff</a> ('
-        yield escape(t_4(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
+        yield escape(t_6(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
         yield ' lines)</p>'
     yield '\n'
     if (undefined(name='trace') if l_0_trace is missing else l_0_trace):
@@ -485,7 +506,7 @@ def block_main(context, missing=missing):
         yield '" download>'
         yield escape(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'href'))
         yield '</a> ('
-        yield escape(t_4(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'events')))
+        yield escape(t_6(environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'events')))
         yield ' event'
         yield escape(('' if (environment.getattr((undefined(name='trace') if l_0_trace is missing else l_0_trace), 'events') == 1) else 's'))
         yield ' of <code>trace_events.jsonl</code>, in the Chrome trace format): the run\'s timeline, to open in Perfetto (ui.perfetto.dev: "Open trace file") or chrome://tracing.</p>'
@@ -552,4 +573,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'actions': block_actions, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=141&12=143&13=145&14=153&15=161&16=164&17=171&18=181&20=186&21=196&23=204&24=206&27=212&28=232&30=235&32=242&35=253&38=256&43=265&44=267&48=270&49=272&50=274&51=276&52=279&55=282&62=285&63=289&64=297&65=305&66=318&74=332&75=336&76=338&78=340&79=346&81=356&87=358&88=363&89=365&90=373&92=375&94=383&95=387&103=417&110=420&111=424&112=430&113=434&121=447&129=450&130=454&138=469&140=472&143=475&144=481&145=493&151=496&152=498&157=502&43=505&160=529&162=547'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=159&12=161&13=163&14=171&15=179&16=182&17=189&18=202&20=207&21=217&23=225&24=227&27=233&28=253&30=256&32=263&35=274&38=277&43=286&44=288&48=291&49=293&50=295&51=297&52=300&55=303&62=306&63=310&64=318&65=326&66=339&74=353&75=357&76=359&78=361&79=367&81=377&87=379&88=384&89=386&90=394&92=396&94=404&95=408&103=438&110=441&111=445&112=451&113=455&121=468&129=471&130=475&138=490&140=493&143=496&144=502&145=514&151=517&152=519&157=523&43=526&160=550&162=568'
