@@ -1894,7 +1894,10 @@ def render_run(
                     digest=digests[rows],
                     sizes={n: sizes[n] for n in DOWNLOADS},
                     # where each column's JSON went, for the next rebuild to start from
-                    columns={"sizes": {f: sizes[f] for f in {p[0] for p in cols.placed.values()}}, "at": cols.placed},
+                    columns={
+                        "sizes": {f: sizes[f] for f in sorted({p[0] for p in cols.placed.values()})},
+                        "at": cols.placed,
+                    },
                 )
             return sizes
 

@@ -1358,3 +1358,29 @@ def test_the_first_skipped_line_is_named_alike_by_a_rebuild(tmp_path):
     full = tmp_path / "full"
     build(str(src), full, BuildOptions(jobs=1, incremental=False))
     assert snapshot(inc) == snapshot(full)
+
+
+def test_the_state_file_is_the_same_whatever_the_hash_seed(tmp_path):
+    """Two builds of the same export give the same bytes, the state file included: the sizes of
+    the explorer's chunk files were written in the order of a set of names, which follows
+    Python's string hash seed (so a rebuild and a fresh build differed in .reportgen-state)."""
+    import os
+    import subprocess
+    import sys
+
+    o = Obs().run()
+    for n in range(1, 30):
+        o.batch(o.update(n, **{f"m__{k:03d}": n * 0.123456789 + k for k in range(40)}))
+    src = o.write(tmp_path / "src")
+    script = (
+        "import sys; from reportgen.views import charts; charts.INLINE_BYTES = 200; charts.CHUNK_BYTES = 400; "
+        "from reportgen.site import build, BuildOptions; build(sys.argv[1], sys.argv[2], BuildOptions(jobs=1))"
+    )
+    states = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"site{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", script, str(src), str(out)], check=True, env=env)
+        assert len(list((out / "metrics_data").glob("*.js"))) >= 3  # chunk files, whose sizes the state lists
+        states.append((out / STATE).read_bytes())
+    assert states[0] == states[1] == states[2]

@@ -831,3 +831,15 @@ def test_the_header_says_whose_texts_every_it_shows(tmp_path):
     index = soup(tmp_path / "site2" / "index.html")
     texts = next(dt for dt in index.find_all("dt") if dt.get_text() == "texts").find_next("dd").get_text(" ")
     assert texts == "every 3 updates"
+
+
+def test_one_rollout_is_said_in_the_singular(tmp_path):
+    """An update of one rollout: "1 rollout in 1 group" on its page, "1 text" on the index."""
+    o = Obs().run()
+    o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0, "a"))
+    o.batch(o.update(1))
+    build(str(o.write(tmp_path / "src")), tmp_path / "site")
+    page = soup(tmp_path / "site" / "train_iteration_000001.html").get_text(" ")
+    assert "1 rollout in 1 group" in page and "1 rollouts" not in page
+    row = soup(tmp_path / "site" / "index.html").select_one("tr#u1").get_text(" ")
+    assert "1 text" in row and "1 texts" not in row

@@ -230,7 +230,9 @@ def block_main(context, missing=missing):
     yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status') == 'incomplete') else environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status')))
     yield '</span>\n    <span>'
     yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts')))
-    yield ' rollouts in '
+    yield ' rollout'
+    yield escape(('' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts') == 1) else 's'))
+    yield ' in '
     yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups')))
     yield ' group'
     yield escape(('' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'groups') == 1) else 's'))
@@ -466,4 +468,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=196&23=220&25=222&26=228&27=232&28=238&29=252&30=260&32=262&33=278&35=281&36=284&39=300&40=308&43=316&45=319&46=321&47=339&49=345&53=348&56=354&58=358&65=362&72=365&73=379&74=393&78=407&80=411&82=415&86=419&97=424&99=426&102=433&108=435&109=437&110=439&113=441&102=444&133=453'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=196&23=220&25=222&26=228&27=232&28=240&29=254&30=262&32=264&33=280&35=283&36=286&39=302&40=310&43=318&45=321&46=323&47=341&49=347&53=350&56=356&58=360&65=364&72=367&73=381&74=395&78=409&80=413&82=417&86=421&97=426&99=428&102=435&108=437&109=439&110=441&113=443&102=446&133=455'

@@ -239,7 +239,8 @@ def iteration_rows_parts(
             w(dash if col is None or ri is None else f'<td class="num">{fmt(col[ri])}</td>')
         if r.has_texts:
             k = r.rollouts
-            w(f'<td><a href="{page}">{f"{k:,}" if type(k) is int and k else esc(k or "")} texts</a></td>\n</tr>\n')
+            word = "text" if k == 1 else "texts"
+            w(f'<td><a href="{page}">{f"{k:,}" if type(k) is int and k else esc(k or "")} {word}</a></td>\n</tr>\n')
         elif r.notes and r.notes[-1].startswith(_DUE):
             # due for texts, none arrived: said where the texts would be
             w(f'<td><span class="due" title="{esc(r.notes[-1])}">no texts: dropped</span></td>\n</tr>\n')
