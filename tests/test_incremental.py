@@ -1384,3 +1384,39 @@ def test_the_state_file_is_the_same_whatever_the_hash_seed(tmp_path):
         assert len(list((out / "metrics_data").glob("*.js"))) >= 3  # chunk files, whose sizes the state lists
         states.append((out / STATE).read_bytes())
     assert states[0] == states[1] == states[2]
+
+
+def test_an_edit_of_the_same_length_in_the_middle_is_seen(tmp_path):
+    """A same-length edit between the first 64 KiB and the last 64 KiB read (a key masked with
+    ``sed -i``) was never read again: the rebuild kept the old texts and metrics. The state
+    now holds the CRC-32 of every byte read, so the rebuild reads the file again and equals
+    a fresh build; then an append after the edit is still taken up incrementally."""
+    o = Obs().run()
+    for n in range(1, 121):
+        o.batch(
+            o.prompt(f"p:{n}", f"question {n} " + "x" * 900),
+            *[o.rollout(n, 0, m, f"SECRET-{n:03d}-{m} " + "y" * 900, prompt=f"p:{n}") for m in range(2)],
+        )
+        o.batch(o.update(n, reward__mean=0.5))
+    src = o.write(tmp_path / "src")
+    path = src / "observe.jsonl"
+    raw = path.read_bytes()
+    assert len(raw) > 3 * 65536
+    site = tmp_path / "site"
+    build(str(src), site, BuildOptions(jobs=1))
+    at = raw.index(b"SECRET-060-0")
+    assert 65536 < at < len(raw) - 65536
+    metric = raw.index(b'"reward/mean":0.5}', at)  # update 60's
+    edited = raw[:metric] + b'"reward/mean":0.7}' + raw[metric + len(b'"reward/mean":0.5}') :]
+    path.write_bytes(edited.replace(b"SECRET-060-0", b"XXXXXX-060-0"))
+    again = build(str(src), site, BuildOptions(jobs=1))
+    assert again.rendered > 0
+    assert b"SECRET-060-0" not in (site / "train_iteration_000060.html").read_bytes()
+    fresh = tmp_path / "fresh"
+    build(str(src), fresh, BuildOptions(jobs=1, incremental=False))
+    assert snapshot(site) == snapshot(fresh)
+    o.batch(o.prompt("p:121", "q"), o.rollout(121, 0, 0, "a", prompt="p:121"))
+    o.batch(o.update(121, reward__mean=0.5))
+    path.write_bytes(path.read_bytes() + "".join(line + "\n" for line in o.lines[-2:]).encode())
+    third = build(str(src), site, BuildOptions(jobs=1))
+    assert third.reused >= 119, (third.reused, third.rendered)

@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import posixpath
 import sys
+import zlib
 from array import array
 from bisect import bisect_right
 from collections import deque
@@ -604,6 +605,7 @@ class ObserveReader:
         self._key_ids: dict[str, int] = {}
         self._key_names: list[str] = []
         self._metric_index: dict[str, int] = {}
+        self._crc_at: tuple[int, int] | None = None  # (end, CRC-32 of the bytes before it): _fingerprint
         self._left_out = MetricTable()  # counts the values of names past MAX_METRIC_NAMES
         # the last update's metric names, their indices, those left out, and whether they
         # are the index's first names in order (_metric_row)
@@ -1047,12 +1049,26 @@ class ObserveReader:
     # ----------------------------------------------------------- incremental
     # ----------------------------------------------------------- incremental
     def _fingerprint(self, end: int) -> list[str]:
-        """Hashes of the file's head and of the bytes just before ``end``."""
+        """Hashes of the file's head and of the bytes just before ``end``, and the CRC-32 of
+        every byte before ``end``: an edit in the middle that keeps the file's length (a
+        redacted key, ``sed -i``) must not leave its pages stale. The CRC reads the whole
+        prefix, 0.03-0.04 s for 190 MiB in the page cache (1% of the full build); a rebuild
+        continues the CRC it checked instead of reading the prefix a second time."""
         with self.storage.open(self.file) as f:
             head = f.read(min(end, 65536))
             f.seek(max(0, end - 65536))
             tail = f.read(end - max(0, end - 65536))
-        return [hashlib.sha256(head).hexdigest(), hashlib.sha256(tail).hexdigest()]
+            start, crc = self._crc_at if self._crc_at is not None and self._crc_at[0] <= end else (0, 0)
+            f.seek(start)
+            at = start
+            while at < end:
+                piece = f.read(min(8 << 20, end - at))
+                if not piece:
+                    break
+                crc = zlib.crc32(piece, crc)
+                at += len(piece)
+            self._crc_at = (at, crc)
+        return [hashlib.sha256(head).hexdigest(), hashlib.sha256(tail).hexdigest(), f"{crc:08x}"]
 
     def state(self) -> dict[str, Any]:
         """The scan's index as plain JSON data, to go on reading next time. The updates'
