@@ -1836,3 +1836,75 @@ def test_a_message_key_no_renderer_writes_is_shown_not_dropped(tmp_path):
     assert "<b>26</b>" not in html and "&lt;script&gt;" in html
     exported = (tmp_path / "site" / "train_iteration_000000_logtree.json").read_text()
     assert "reasoning_content" in exported
+
+
+def _valid_logtree(raw: bytes) -> dict:
+    """Spec §7.1's document: strict JSON in UTF-8, title, started_at and path strings, a root node."""
+    doc = json.loads(raw.decode("utf-8"), parse_constant=lambda c: pytest.fail(f"bare {c}"))
+    assert all(isinstance(doc[k], str) for k in ("title", "started_at", "path")), {k: doc.get(k) for k in doc}
+    stack = [doc["root"]]
+    while stack:
+        n = stack.pop()
+        assert isinstance(n, dict) and isinstance(n["tag"], str) and isinstance(n["attrs"], dict)
+        assert isinstance(n["children"], list)
+        stack.extend(c for c in n["children"] if not isinstance(c, str))
+    return doc
+
+
+@pytest.mark.parametrize("case", ["no root", "string root", "invalid UTF-8", "numbers in the header"])
+def test_the_logtree_beside_a_page_is_always_a_valid_document(tmp_path, case):
+    """The logtree JSON beside a page was tinker's file byte for byte whenever it parsed: one
+    without a root node, or with invalid UTF-8, or a number for started_at, was copied out
+    invalid (spec §7.1). A file without a root is now a warning (the page shows the
+    summaries, the export is made from them); the others are written again as read."""
+    from reportgen.check import check
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    lt = run_dir / "iteration_000001" / "train_logtree.json"
+    doc = json.loads(lt.read_text())
+    if case == "no root":
+        del doc["root"]
+    elif case == "string root":
+        doc["root"] = "hello"
+    elif case == "numbers in the header":
+        doc["started_at"], doc["path"] = 5, None
+    raw = json.dumps(doc).encode()
+    if case == "invalid UTF-8":
+        raw = raw.replace(b"Trajectory", b"Traj\xff\xfectory", 1)
+        assert raw != json.dumps(doc).encode()
+    lt.write_bytes(raw)
+    result = build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    out = _valid_logtree((tmp_path / "site" / "train_iteration_000001_logtree.json").read_bytes())
+    if case in ("no root", "string root"):
+        assert any("no root node" in w for w in result.warnings)
+        assert any("no root node" in p.message for p in check(str(run_dir)).problems)
+    elif case == "invalid UTF-8":
+        assert any("invalid UTF-8" in w for w in result.warnings)
+        assert "\ufffd" in json.dumps(out, ensure_ascii=False)
+    else:
+        assert out["started_at"] == "" and out["path"] == ""
+        assert out["root"] == doc["root"]
+    # every other page's export too, including those reportgen makes itself
+    for path in (tmp_path / "site").glob("*_logtree.json"):
+        _valid_logtree(path.read_bytes())
+
+
+def test_made_logtrees_have_string_headers(tmp_path):
+    """Logtrees reportgen writes itself (async mode: no train logtree; tinker 0.1.0: read back
+    from the HTML) have strings for started_at and path, as tinker's (spec §7.1), not null."""
+    from reportgen.site import BuildOptions, build
+
+    for name in ("v010_html", "arith_sync"):
+        run_dir = copy_fixture(name, tmp_path)
+        if name == "arith_sync":
+            for p in run_dir.glob("iteration_*/train_logtree.json"):
+                p.unlink()
+            for p in run_dir.glob("iteration_*/train.html"):
+                p.unlink()
+        site = tmp_path / f"site-{name}"
+        build(str(run_dir), site, BuildOptions(jobs=1))
+        files = list(site.glob("*_logtree.json"))
+        assert files
+        for path in files:
+            _valid_logtree(path.read_bytes())

@@ -312,6 +312,9 @@ class TinkerReader:
         self.storage = storage
         self._html_doc: tuple[str, dict[str, Any]] | None = None
         self._unreadable: set[str] = set()  # logtree files load() could not read
+        self._replaced = False  # the last logtree read held invalid UTF-8
+        # (logtree, its bytes) when the file is not fit to copy beside its page: load() -> logtree_bytes()
+        self._fixed: tuple[str, bytes] | None = None
         self._has_log = False  # logs.log is among the run's names (scan)
         self._has_trace = False  # trace_events.jsonl too
         # stream-minibatch mode (config.json): summaries in the order groups finished (scan)
@@ -893,6 +896,9 @@ class TinkerReader:
         if rel in self._unreadable or loc.get("html") in self._unreadable:
             return None  # the views export one from the summaries
         if rel:
+            fixed, self._fixed = self._fixed, None
+            if fixed is not None and fixed[0] == rel:
+                return fixed[1]
             return self.storage.read_bytes(rel)
         html_rel = loc.get("html")
         if not html_rel:
@@ -945,6 +951,31 @@ class TinkerReader:
                 # must not cost the run its site: the page says so and shows the summaries
                 self._unreadable.add(rel)
                 it.warnings.append(f"{exc}; its page shows the rollout summaries only")
+        if doc is not None and rel and loc.get("logtree"):
+            root_obj = doc.get("root")
+            if not isinstance(root_obj, dict) or not isinstance(root_obj.get("tag"), str):
+                # spec §7.1: a document is its root node; without one there is nothing to
+                # show or to export as tinker's (the views export one from the summaries)
+                self._unreadable.add(rel)
+                it.warnings.append(
+                    f"{self.storage.display(rel)}: bad logtree JSON: no root node; its page shows the rollout summaries only"
+                )
+                doc = None
+            elif self._replaced or any(not isinstance(doc.get(k), str) for k in ("title", "started_at", "path")):
+                # the copy beside the page must be valid JSON and a §7.1 document: the text as
+                # read (U+FFFD for invalid UTF-8), the header fields as strings
+                fixed = {
+                    **doc,
+                    **{k: doc[k] if isinstance(doc.get(k), str) else "" for k in ("title", "started_at", "path")},
+                }
+                fixed["root"] = fixed.pop("root")  # last, as tinker writes it
+                try:
+                    self._fixed = (rel, orjson.dumps(fixed))
+                except (TypeError, orjson.JSONEncodeError):  # past 255 levels or 64-bit integers
+                    try:
+                        self._fixed = (rel, json.dumps(fixed, ensure_ascii=False).encode("utf-8", "replace"))
+                    except (ValueError, RecursionError):
+                        self._fixed = None  # the file as it is
         if doc is not None:
             it.logtree = {k: v for k, v in doc.items() if k != "root"}
             for key in ("title", "started_at", "path"):  # always there, a string or None
@@ -979,6 +1010,7 @@ class TinkerReader:
             warnings.append(_utf8_note(self.storage.display(rel), replaced[0]))
         if not isinstance(doc, dict):
             raise InputError("bad logtree JSON: top level is not an object", self.storage.display(rel))
+        self._replaced = bool(replaced[0])
         return doc
 
     def _read_logtree_html(self, rel: str, warnings: list[str]) -> dict[str, Any]:

@@ -178,4 +178,5 @@ def logtree_from_html(text: str) -> dict[str, Any]:
         elif isinstance(n, dict) and "lt-subtitle" in _classes(n):
             sub = _text(n)
             started = sub[len("Generated ") :] if sub.startswith("Generated ") else None
-    return {"title": title, "started_at": started, "path": None, "root": root}
+    # spec §7.1: strings; the HTML does not say where it was written
+    return {"title": title or "", "started_at": started or "", "path": "", "root": root}

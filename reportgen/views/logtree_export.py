@@ -460,7 +460,7 @@ def _document(it: Iteration, page: str, sections: list[Any], run_format: str = "
         ],
     )
     # "root" last, and "children" last in it: logtree_parts relies on the document ending "]}}"
-    return {"title": title, "started_at": ref.time, "path": page, "root": root}
+    return {"title": title, "started_at": ref.time or "", "path": page, "root": root}
 
 
 def logtree_dict(run: Run, it: Iteration, page: str, fragments: bool = False) -> dict[str, Any]:
