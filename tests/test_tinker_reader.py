@@ -607,6 +607,37 @@ def test_a_pre_0_6_resume_that_redoes_the_last_step_is_found(tmp_path):
     assert plain.segments == []  # step 5 twice (final eval, totals): no resume
 
 
+@pytest.mark.parametrize("eval_first", [True, False])
+def test_a_pre_0_6_async_resume_keeps_nothing_of_the_dead_attempts_training_row(tmp_path, eval_first):
+    """Async mode logs an evaluation's row apart (spec §3), before or after the training row of
+    its step. A pre-0.6 resume at step 2: the dead attempt's training row of step 2 logged
+    kl_policy_base, the re-run does not; its evaluation row merged into the dead row, which
+    the drop then kept whole (kl_policy_base = 42 stayed at step 2)."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+
+    def train(step: int, **extra: float) -> dict:
+        return {"step": step, "progress/batch": step, "env/all/reward/total": step / 10, **extra}
+
+    def ev(step: int, value: float) -> dict:
+        return {"step": step, "test/env/all/reward/total": value}
+
+    # the dead attempt crashed in step 3, after step 2's training row (and, train first, the
+    # evaluation of snapshot 2 that followed it)
+    rows = [train(0), train(1), ev(1, 0.5), train(2, kl_policy_base=42.0)] + ([] if eval_first else [ev(2, 0.9)])
+    # the re-run from the checkpoint of step 2: its evaluation of snapshot 2 and training rows
+    rerun = [ev(2, 0.25), train(2), train(3)] if eval_first else [train(2), ev(2, 0.25), train(3)]
+    (run_dir / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows + rerun))
+    _, run = scan(run_dir)
+    assert [s["resumed_at"] for s in run.segments] == [2]
+    assert run.metrics.get(2, "kl_policy_base") is None
+    assert "kl_policy_base" not in run.metrics.columns
+    assert run.metrics.get(2, "test/env/all/reward/total") == 0.25
+    assert run.metrics.get(1, "test/env/all/reward/total") == 0.5
+    assert run.metrics.get(2, "env/all/reward/total") == 0.2
+    assert run.metrics.steps == [0, 1, 2, 3]
+
+
 def test_bad_summary_lines_warn(tmp_path):
     run_dir = copy_fixture("arith_sync", tmp_path)
     p = run_dir / "iteration_000001" / "train_rollout_summaries.jsonl"

@@ -112,6 +112,7 @@ SUMMARY_KEYS = frozenset(
     )
 )
 _UNSTEPPED_KEPT = 1000  # metrics rows without a step that the index lists (the first ones)
+_PENDING_ROWS = 10_000  # metrics rows without a training row held back for a resume (_read_metrics)
 _PRE_RESUME_RE = re.compile(r"^metrics\.jsonl\.pre_resume_([0-9]+)$")
 _RAW_CHARS = re.compile(r"[<>\"']")
 _TRAJ_RE = re.compile(r"^Trajectory ([0-9]+) Episode$")
@@ -457,42 +458,13 @@ class TinkerReader:
         unstepped: list[dict[str, Any]] = []
         train_steps: set[int] = set()
         last_train_step = -1
-        since_train: set[int] = set()  # steps of the rows read since the last training row
         not_numbers: dict[str, list[int]] = {}  # metric -> lines whose value is no number
         nonfinite: dict[str, list[int]] = {}  # metric -> line numbers (for ``reportgen check``)
-        for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings, objects=True):
-            step = _row_step(row)
-            if step is None:
-                # DiscardedWorkLog (spec §3): shown on the index as they are, not charted
-                if len(unstepped) < _UNSTEPPED_KEPT:
-                    unstepped.append({"line": lineno, "values": row})
-                continue
-            is_train = "progress/batch" in row or "training_client/step" in row
-            if is_train:
-                # pre-0.6 resumes append re-run steps without truncating (spec §9): a training
-                # row at or below the step of the one before it, which the same step again is
-                # (a crash in the step after the checkpoint's, as in the fixture arith_resumed,
-                # redoes the checkpoint's step first)
-                if step <= last_train_step and not any(s.get("resumed_at") == step for s in run.segments):
-                    run.segments.append({"resumed_at": step, "file": "metrics.jsonl", "truncated": False})
-                    run.warnings.append(
-                        f"run resumed at step {step}: {self.storage.display('metrics.jsonl')}:{lineno} repeats "
-                        "steps already logged (tinker-cookbook before 0.6 kept the earlier attempt's rows); "
-                        "the later rows are used"
-                    )
-                if step <= last_train_step:
-                    # the earlier attempt's rows from here on are replaced whole, not merged
-                    # key by key: a key the re-run does not log (cost/* when its pricing
-                    # fetch failed, a conditional KL) must not keep the dead attempt's value.
-                    # Rows since the last training row are the re-run's (async mode logs an
-                    # evaluation's row apart, before the training row of its step)
-                    table.drop_from(step, but=since_train)
-                    train_steps = {s for s in train_steps if s < step}
-                last_train_step = step
-                since_train = set()
-                train_steps.add(step)
-            else:
-                since_train.add(step)
+        # rows read since the last training row, not yet in the table: a pre-0.6 resume drops
+        # the earlier attempt's rows from its step before they go in (see below)
+        pending: list[tuple[int, int, dict[str, Any]]] = []
+
+        def put(lineno: int, step: int, row: dict[str, Any]) -> None:
             i = table.row_for(step)
             for key, value in row.items():
                 if key == "step":
@@ -506,6 +478,50 @@ class TinkerReader:
                     # nothing makes a metric a number (spec §3): a string, a boolean or a
                     # list cannot be charted; said, not dropped unseen
                     not_numbers.setdefault(key, []).append(lineno)
+
+        for lineno, row in self._iter_jsonl("metrics.jsonl", run.warnings, objects=True):
+            step = _row_step(row)
+            if step is None:
+                # DiscardedWorkLog (spec §3): shown on the index as they are, not charted
+                if len(unstepped) < _UNSTEPPED_KEPT:
+                    unstepped.append({"line": lineno, "values": row})
+                continue
+            is_train = "progress/batch" in row or "training_client/step" in row
+            if not is_train:
+                pending.append((lineno, step, row))
+                if len(pending) > _PENDING_ROWS:  # no training row for long: no resume to wait for
+                    for args in pending:
+                        put(*args)
+                    pending.clear()
+                continue
+            # pre-0.6 resumes append re-run steps without truncating (spec §9): a training
+            # row at or below the step of the one before it, which the same step again is
+            # (a crash in the step after the checkpoint's, as in the fixture arith_resumed,
+            # redoes the checkpoint's step first)
+            if step <= last_train_step and not any(s.get("resumed_at") == step for s in run.segments):
+                run.segments.append({"resumed_at": step, "file": "metrics.jsonl", "truncated": False})
+                run.warnings.append(
+                    f"run resumed at step {step}: {self.storage.display('metrics.jsonl')}:{lineno} repeats "
+                    "steps already logged (tinker-cookbook before 0.6 kept the earlier attempt's rows); "
+                    "the later rows are used"
+                )
+            if step <= last_train_step:
+                # the earlier attempt's rows from here on are replaced whole, not merged key by
+                # key: a key the re-run does not log (cost/* when its pricing fetch failed, a
+                # conditional KL) must not keep the dead attempt's value. The rows read since
+                # the last training row go in after the drop: async mode logs an evaluation's
+                # row apart, before the training row of its step (the re-run's), or after the
+                # training row it follows (the earlier attempt's: its keys are an evaluation's)
+                table.drop_from(step)
+                train_steps = {s for s in train_steps if s < step}
+            for args in pending:
+                put(*args)
+            pending.clear()
+            last_train_step = step
+            train_steps.add(step)
+            put(lineno, step, row)
+        for args in pending:
+            put(*args)
         if not_numbers:
             where = self.storage.display("metrics.jsonl")
             first = sorted(not_numbers.items(), key=lambda kv: kv[1][0])
