@@ -1766,6 +1766,8 @@ def test_a_crlf_code_diff_is_shown_line_for_line(tmp_path):
     spans = re.findall(r'<span class="(\w+)">(.*?)</span>', pre, re.S)
     assert [t for _, t in spans] == [*lines[:-1], "+y\u240dz"]
     assert [c for c, _ in spans][-3:] == ["ctx", "del", "add"]
+    # the index counts the file's lines as wc -l does: the last newline starts none
+    assert "(8 lines)" in (tmp_path / "site" / "index.html").read_text()
 
 
 def test_a_repeated_trajectory_index_gets_its_own_card_and_anchor(tmp_path):
@@ -1939,3 +1941,23 @@ def test_made_logtrees_have_string_headers(tmp_path):
         assert files
         for path in files:
             _valid_logtree(path.read_bytes())
+
+
+def test_an_evaluation_being_written_is_incomplete(tmp_path):
+    """A live run's latest evaluator logtree without its summaries yet (tinker writes them
+    after the logtree) is "incomplete", as a train step in that state, and check says so;
+    an earlier one without summaries is left as it is (no crash shown)."""
+    from reportgen.check import check
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    (run_dir / "iteration_000005" / "eval_test_rollout_summaries.jsonl").unlink()
+    _, run = scan(run_dir)
+    ref = next(r for r in run.evals["test"] if r.number == 5)
+    assert ref.status == "incomplete" and any("no rollout summaries yet" in n for n in ref.notes)
+    assert run.info["crashed"] is False
+    problems = [p for p in check(str(run_dir)).problems if "eval_test_logtree.json" in p.file]
+    assert problems and "evaluator test, step 5" in problems[0].message
+    run_dir2 = copy_fixture("arith_sync", tmp_path / "b")
+    (run_dir2 / "iteration_000002" / "eval_test_rollout_summaries.jsonl").unlink()
+    _, run2 = scan(run_dir2)
+    assert next(r for r in run2.evals["test"] if r.number == 2).status == "completed"

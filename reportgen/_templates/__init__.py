@@ -6,7 +6,7 @@ FINGERPRINTS = {
     '_next.html': '666f8e895d0eae3eedcdbb2292209815f84cf67d3e59189b548ff709f5316cdb',
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
-    'index.html': 'dbf7e5d8b24c2fe5ec74337689f98cdad7c2758f12ac556e604abe9b408dbf69',
+    'index.html': '7a8fc86dbe8da580471a7f8f9bf3aa509204936e834bf4492de8f19c34a31dc8',
     'iteration.html': 'e03ae4ff443f203255abfaeb5cf565805cdfb8fbd49b2a217a8bcb1b23ef147b',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',

@@ -92,6 +92,7 @@ def block_main(context, missing=missing):
     l_0_evals = resolve('evals')
     l_0_unstepped = resolve('unstepped')
     l_0_config_json = resolve('config_json')
+    l_0_n_diff = resolve('n_diff')
     l_0_trace = resolve('trace')
     l_0_word = missing
     try:
@@ -495,9 +496,14 @@ def block_main(context, missing=missing):
     yield '\n'
     if (not t_10(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))):
         pass
-        yield '<p><a href="code_diff.html">code.diff</a> ('
-        yield escape(t_6(t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))))
-        yield ' lines)</p>'
+        yield '<p><a href="code_diff.html">code.diff</a> '
+        l_0_n_diff = t_3(environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'code_diff'))
+        _block_vars['n_diff'] = l_0_n_diff
+        yield '('
+        yield escape(t_6((undefined(name='n_diff') if l_0_n_diff is missing else l_0_n_diff)))
+        yield ' line'
+        yield escape(('' if ((undefined(name='n_diff') if l_0_n_diff is missing else l_0_n_diff) == 1) else 's'))
+        yield ')</p>'
     yield '\n'
     if (undefined(name='trace') if l_0_trace is missing else l_0_trace):
         pass
@@ -573,4 +579,4 @@ def block_scripts(context, missing=missing):
     yield '\n'
 
 blocks = {'title': block_title, 'body_class': block_body_class, 'actions': block_actions, 'head': block_head, 'main': block_main, 'charts': block_charts, 'scripts': block_scripts}
-debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=159&12=161&13=163&14=171&15=179&16=182&17=189&18=202&20=207&21=217&23=225&24=227&27=233&28=253&30=256&32=263&35=274&38=277&43=286&44=288&48=291&49=293&50=295&51=297&52=300&55=303&62=306&63=310&64=318&65=326&66=339&74=353&75=357&76=359&78=361&79=367&81=377&87=379&88=384&89=386&90=394&92=396&94=404&95=408&103=438&110=441&111=445&112=451&113=455&121=468&129=471&130=475&138=490&140=493&143=496&144=502&145=514&151=517&152=519&157=523&43=526&160=550&162=568'
+debug_info = '1=12&2=17&3=29&4=39&5=49&6=68&8=71&10=160&12=162&13=164&14=172&15=180&16=183&17=190&18=203&20=208&21=218&23=226&24=228&27=234&28=254&30=257&32=264&35=275&38=278&43=287&44=289&48=292&49=294&50=296&51=298&52=301&55=304&62=307&63=311&64=319&65=327&66=340&74=354&75=358&76=360&78=362&79=368&81=378&87=380&88=385&89=387&90=395&92=397&94=405&95=409&103=439&110=442&111=446&112=452&113=456&121=469&129=472&130=476&138=491&140=494&143=497&144=508&145=520&151=523&152=525&157=529&43=532&160=556&162=574'

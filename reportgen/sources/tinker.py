@@ -712,9 +712,14 @@ class TinkerReader:
             else:
                 # an evaluator that raised writes its partial logtree with the exception at
                 # the end (spec §7.2 item 3) and no summaries; the run stopped there
-                if "logtree" in files and "summaries" not in files and self._tail_has_exception(files["logtree"]):
-                    ref.status = "crashed"
-                    ref.notes.append("the logtree ends with an exception")
+                if "logtree" in files and "summaries" not in files:
+                    if self._tail_has_exception(files["logtree"]):
+                        ref.status = "crashed"
+                        ref.notes.append("the logtree ends with an exception")
+                    elif n == latest and rollout_export:
+                        # as a train step's: the summaries are written after the logtree
+                        ref.status = "incomplete"
+                        ref.notes.append("no rollout summaries yet: the run may still be writing this iteration")
                 run.evals.setdefault(label, []).append(ref)
 
         for step in run.metrics.steps:

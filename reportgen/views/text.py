@@ -54,6 +54,12 @@ def line_count(text: str) -> int:
     return text.count("\n") + 1 if text else 0
 
 
+def file_lines(text: str) -> int:
+    """Number of lines of a file's text, as ``wc -l`` and an editor count them: the newline
+    that ends the last line starts no line of its own."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
 _PREFIX = 2000  # characters counted before a long text is searched for its newlines instead
 
 
