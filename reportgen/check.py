@@ -229,6 +229,8 @@ def _add_warning(report: CheckReport, warning: str, default_file: str, kind: str
 
 def _kind(message: str, default: str) -> str:
     low = message.lower()
+    if "read as this file's" in low:
+        return "misplaced line"  # read, as the file's: not an unreadable one
     if "invalid utf-8" in low:
         return "invalid UTF-8"
     if "bad json line" in low or "not an object" in low:
@@ -409,6 +411,17 @@ def _check_tinker(reader: Any, report: CheckReport, progress: Progress | None) -
     )
     _check_log(reader, report)
     before = sum(report.counts.values())
+    # trace_events.jsonl, which the build converts line by line: its bad lines, as it warns of them
+    trace: list[str] = []
+    events = reader.trace_records(trace)
+    if events is not None:
+        try:
+            for _ in events:
+                pass
+        except InputError as exc:
+            report.add(exc.path or st.display(), exc.line, "unreadable file", exc.detail)
+        for w in trace:
+            _add_warning(report, w, st.display(), "run")
     _load_all(reader, run, report, st.display(), progress)
     # torn tails read again by load(): listed once
     if sum(report.counts.values()) != before:

@@ -247,3 +247,26 @@ def test_signs_of_dropped_batches_are_notes(tmp_path):
     assert rep["problems"] == []
     notes = " ".join(rep["notes"])
     assert "2 export batch(es) were dropped" in notes and "have no update record" in notes
+
+
+def test_tinker_trace_events_and_misplaced_summary_lines(tmp_path):
+    """check reads trace_events.jsonl as the build converts it (its bad lines are problems
+    at their lines, as the build warns of them), and a summary line naming another step is
+    a "misplaced line" (read as the file's), not an unreadable one."""
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", run)
+    (run / "trace_events.jsonl").write_text(
+        '{"name": "a", "ph": "B", "pid": 1, "tid": 1, "ts": 0}\n{not json\n[1, 2]\n'
+        '{"name": "a", "ph": "E", "pid": 1, "tid": 1, "ts": 5}\n'
+    )
+    summaries = run / "iteration_000001" / "train_rollout_summaries.jsonl"
+    lines = summaries.read_text().splitlines()
+    lines[0] = lines[0].replace('"iteration": 1', '"iteration": 7')
+    assert '"iteration": 7' in lines[0]
+    summaries.write_text("\n".join(lines) + "\n")
+    code, rep = _json(str(run))
+    assert code == 1
+    where = {(p["file"].rsplit("/", 1)[-1], p["line"], p["kind"]) for p in rep["problems"]}
+    assert ("trace_events.jsonl", 2, "unreadable line") in where
+    assert ("trace_events.jsonl", 3, "unreadable line") in where
+    assert ("train_rollout_summaries.jsonl", 1, "misplaced line") in where
