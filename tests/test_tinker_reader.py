@@ -1961,3 +1961,22 @@ def test_an_evaluation_being_written_is_incomplete(tmp_path):
     (run_dir2 / "iteration_000002" / "eval_test_rollout_summaries.jsonl").unlink()
     _, run2 = scan(run_dir2)
     assert next(r for r in run2.evals["test"] if r.number == 2).status == "completed"
+
+
+def test_an_incomplete_step_is_said_in_tinkers_words(tmp_path):
+    """A tinker step being written is not an "incomplete update, or incomplete export"
+    (observe's words for an update without its record): the index and its page say so."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.site import BuildOptions, build
+
+    run_dir = copy_fixture("arith_sync", tmp_path)
+    latest = run_dir / "iteration_000006"
+    latest.mkdir()
+    shutil.copy(run_dir / "iteration_000002" / "train_logtree.json", latest / "train_logtree.json")
+    build(str(run_dir), tmp_path / "site", BuildOptions(jobs=1))
+    row = BeautifulSoup((tmp_path / "site" / "index.html").read_text(), "html.parser").select_one("tr#u6")
+    assert "being written, or the run stopped there" in row.get_text(" ")
+    page = BeautifulSoup((tmp_path / "site" / "train_iteration_000006.html").read_text(), "html.parser")
+    status = page.select_one("span.status").get_text()
+    assert "being written" in status and "export" not in status

@@ -7,7 +7,7 @@ FINGERPRINTS = {
     'base.html': '4457d06fb22ce484b1be71e7cc430248ed3c777212f61f55bafe5df4e79d02e9',
     'code_diff.html': 'd4138c4340ef3f90415d8a2cf4ce3c1b8b3f5e73023d00efbb6f882cd9891c5e',
     'index.html': '7a8fc86dbe8da580471a7f8f9bf3aa509204936e834bf4492de8f19c34a31dc8',
-    'iteration.html': 'e03ae4ff443f203255abfaeb5cf565805cdfb8fbd49b2a217a8bcb1b23ef147b',
+    'iteration.html': '301936da1d540a29c93182e6785313034b688eb66222e67ca9dd18b927f9ed9f',
     'logs.html': 'fa7851be847babb82e766922088341698451ba52535d2ed342896d26532d1232',
     'runs_index.html': '65eddc86201205f2376ede9eabcb6f43c6a865751d8e35b06055c1ecefe4107f',
     'search.html': '294cbf13f62ba76717feea62411fd2b5d366a88d15ba0c5e3943b26b1ed1be66',

@@ -227,7 +227,7 @@ def block_main(context, missing=missing):
     yield '\n    <span class="status status-'
     yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status'))
     yield '">'
-    yield escape(('incomplete update, or incomplete export' if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status') == 'incomplete') else environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status')))
+    yield escape((('incomplete update, or incomplete export' if (environment.getattr((undefined(name='run') if l_0_run is missing else l_0_run), 'format') == 'observe') else 'incomplete: being written, or the run stopped there') if (environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status') == 'incomplete') else environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'status')))
     yield '</span>\n    <span>'
     yield escape(t_2(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'rollouts')))
     yield ' rollout'

@@ -33,6 +33,12 @@ TINKER_COLUMNS = (
 )
 
 
+# what an iteration without all its records is: observe, an update whose record did not come
+# (the run is in it, or stopped there, or the batch was dropped); tinker, files being written
+INCOMPLETE_OBSERVE = "incomplete update, or incomplete export"
+INCOMPLETE_TINKER = "incomplete: being written, or the run stopped there"
+
+
 def model_file_name(model: str | None) -> str | None:
     """The file name of a model path (the retrograd viewer shows only that)."""
     if not model:
@@ -228,7 +234,7 @@ def iteration_rows_parts(
         if observe:
             w(f"<td>{esc(r.segment)}</td>")
         if r.status == "incomplete":
-            status = "incomplete update, or incomplete export"
+            status = INCOMPLETE_OBSERVE if observe else INCOMPLETE_TINKER
         elif NO_TRAINING_NOTE in r.notes:
             status = '<span title="no training row at this step">final evaluation or totals</span>'
         else:
