@@ -186,6 +186,7 @@ def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, pro
     for label in sorted(run.evals):
         refs.extend(r for r in run.evals[label] if r.has_texts)
     rollouts = 0
+    unexported: list[str] = []  # iterations whose logtree shows groups the summaries do not hold
     unit = run.iterations_word
     for done, ref in enumerate(refs):
         if progress is not None:
@@ -202,8 +203,19 @@ def _load_all(reader: Any, run: Run, report: CheckReport, default_file: str, pro
         for w in it.warnings:
             if "schema_version" in w:
                 continue  # listed line by line by _scan_jsonl, as "unknown version"
+            if _UNEXPORTED_GROUPS in w:
+                # groups tinker logged and did not export (failed; constant reward in stream
+                # and async modes, spec §6): what the run did, one note for the run
+                unexported.append(what)
+                continue
             said = w.partition(": ")[2].startswith(f"{what}: ")  # the reader named the update
             _add_warning(report, w, default_file, "iteration warning", prefix="" if said else f"{what}: ")
+    if unexported:
+        shown = ", ".join(unexported[:5]) + (" …" if len(unexported) > 5 else "")
+        report.notes.append(
+            f"{counted(len(unexported), 'iteration')} logged groups that match no exported group (failed, or of "
+            f"constant reward in stream and async modes; their pages show them apart): {shown}"
+        )
     report.facts["with_texts"] = len(refs)  # iterations whose texts were read (a page or more each)
     report.facts["rollouts"] = rollouts
 
@@ -340,6 +352,8 @@ def _scan_jsonl(reader: Any, rel: str, report: CheckReport, summaries: bool) -> 
     return torn
 
 
+# the tinker reader's warning of logged group sections without an exported group (build_groups)
+_UNEXPORTED_GROUPS = "match no group of the rollout summaries"
 # the warning of model.MetricTable.left_out_warning: a limit of the site, a note
 _METRIC_NAMES_BOUND = "distinct metric names:"
 # observe-spec §1.2: the signs of dropped batches (the writer drops under back-pressure, and

@@ -270,3 +270,16 @@ def test_tinker_trace_events_and_misplaced_summary_lines(tmp_path):
     assert ("trace_events.jsonl", 2, "unreadable line") in where
     assert ("trace_events.jsonl", 3, "unreadable line") in where
     assert ("train_rollout_summaries.jsonl", 1, "misplaced line") in where
+
+
+def test_logged_groups_tinker_did_not_export_are_a_note(tmp_path):
+    """A group in the logtree and not in the summaries is one tinker dropped before export
+    (failed; constant reward in stream and async modes, spec §6): a note, exit 0."""
+    run = tmp_path / "run"
+    shutil.copytree(FIXTURES / "tinker" / "arith_sync", run)
+    summaries = run / "iteration_000000" / "train_rollout_summaries.jsonl"
+    rows = [json.loads(line) for line in summaries.read_text().splitlines()]
+    summaries.write_text("".join(json.dumps(r) + "\n" for r in rows if r["group_idx"] != 0))
+    code, rep = _json(str(run))
+    assert code == 0, rep["problems"]
+    assert any("logged groups that match no exported group" in n and "step 0" in n for n in rep["notes"])

@@ -1955,6 +1955,10 @@ def test_an_evaluation_being_written_is_incomplete(tmp_path):
     ref = next(r for r in run.evals["test"] if r.number == 5)
     assert ref.status == "incomplete" and any("no rollout summaries yet" in n for n in ref.notes)
     assert run.info["crashed"] is False
+    # evaluator "1" logs a logtree and never summaries: not waited for
+    assert next(r for r in run.evals["1"] if r.number == 5).status == "completed"
+    _, clean = scan(copy_fixture("arith_sync", tmp_path / "clean"))
+    assert all(r.status == "completed" for refs in clean.evals.values() for r in refs)
     problems = [p for p in check(str(run_dir)).problems if "eval_test_logtree.json" in p.file]
     assert problems and "evaluator test, step 5" in problems[0].message
     run_dir2 = copy_fixture("arith_sync", tmp_path / "b")
