@@ -1984,3 +1984,15 @@ def test_an_incomplete_step_is_said_in_tinkers_words(tmp_path):
     page = BeautifulSoup((tmp_path / "site" / "train_iteration_000006.html").read_text(), "html.parser")
     status = page.select_one("span.status").get_text()
     assert "being written" in status and "export" not in status
+
+
+def test_a_repeated_index_takes_an_index_no_member_has():
+    """The index given to a repeated trajectory is past every index of its group: [1, 1, 2]
+    gave the second 1 the index 2, which the third member had."""
+    from reportgen.model import Group, Member
+    from reportgen.sources.tinker import _unique_members
+
+    g = Group(id=0, prompt=None, members=[Member(member=1), Member(member=1), Member(member=2)], has_text=False)
+    warnings: list[str] = []
+    _unique_members(g, warnings)
+    assert [m.member for m in g.members] == [1, 3, 2] and len(warnings) == 1

@@ -1736,10 +1736,11 @@ def _unique_members(g: Group, warnings: list[str]) -> None:
     its own anchor and link; the warning says which."""
     seen: set[int] = set()
     repeated: list[int] = []
+    free = max((m.member for m in g.members), default=-1) + 1  # past every index the group has
     for m in g.members:
         if m.member in seen:
             repeated.append(m.member)
-            m.member = max(seen) + 1
+            m.member, free = free, free + 1
         seen.add(m.member)
     if repeated:
         shown = ", ".join(map(str, sorted(set(repeated))[:10]))
