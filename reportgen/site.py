@@ -68,7 +68,7 @@ from .views.logtree_export import LOGTREE_END, group_parts, logtree_head, logtre
 from .views.runlog import LOG_PAGE, LOG_SHARD, LogSummary, log_parts, summary_text
 from .views.search import INDEX_FILE, ShardParts, ShardRefused, shard_bytes, shard_items, shard_name
 from .views.search import index_bytes as search_index_bytes
-from .views.text import compact_json, counted, file_lines, fmt, pretty_json, safe_name, script_json
+from .views.text import compact_json, counted, file_lines, fmt, pretty_json, safe_name, script_json, visible
 
 MARKER = SITE_MARKER
 CSP = (
@@ -185,6 +185,7 @@ def make_env(precompiled: bool = True) -> Environment:
         lstrip_blocks=False,
     )
     env.filters["linecount"] = lambda t: file_lines(str(t))
+    env.filters["visible"] = visible
     env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else n  # 65,536, as the pager writes it
     env.filters["tojson_text"] = compact_json
     # a config value as the trainer wrote it: a string as is, anything else as JSON (true, 1e-6,

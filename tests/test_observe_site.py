@@ -843,3 +843,28 @@ def test_one_rollout_is_said_in_the_singular(tmp_path):
     assert "1 rollout in 1 group" in page and "1 rollouts" not in page
     row = soup(tmp_path / "site" / "index.html").select_one("tr#u1").get_text(" ")
     assert "1 text" in row and "1 texts" not in row
+
+
+def test_invisible_characters_are_named_where_no_span_can_mark_them(tmp_path):
+    """A tool name, skip reason or title holding a right-to-left override or a zero width
+    space: the page's script marks such characters in texts, but an <option> and the <title>
+    hold no markup, so they are named there (⟨U+202E⟩); the option's value stays exact (the
+    filter compares it with the cards' data)."""
+    from reportgen.site import BuildOptions
+
+    from .obs import one_conversation
+
+    messages = [
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "name": "calc\u202eexe", "arguments": "{}"}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "1"},
+    ]
+    o = one_conversation(messages, eligible=False, skip_reason="zero\u200bsignal")
+    build(str(o.write(tmp_path / "src")), tmp_path / "site", BuildOptions(title="run\u202e42"))
+    page = soup(tmp_path / "site" / "train_iteration_000001.html")
+    tool = [opt for opt in page.select("#f-tool option") if opt.get("value")]
+    assert [(o["value"], o.get_text()) for o in tool] == [("calc\u202eexe", "tool: calc\u27e8U+202E\u27e9exe")]
+    skip = [opt for opt in page.select("#f-skip option") if opt.get("value")]
+    assert [(o["value"], o.get_text()) for o in skip] == [("zero\u200bsignal", "skipped: zero\u27e8U+200B\u27e9signal")]
+    assert "run\u27e8U+202E\u27e942" in page.title.get_text() and "\u202e" not in page.title.get_text()
+    index = soup(tmp_path / "site" / "index.html")
+    assert "\u202e" not in index.title.get_text()

@@ -186,10 +186,16 @@ def block_main(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'thousands' found.")
     try:
-        t_3 = environment.tests['none']
+        t_3 = environment.filters['visible']
     except KeyError:
         @internalcode
         def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'visible' found.")
+    try:
+        t_4 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '\n<div id="rg-viewer" hidden data-key="'
@@ -219,7 +225,7 @@ def block_main(context, missing=missing):
     yield '"></div>\n<section class="it-head">\n  <h1>'
     yield escape((undefined(name='page_title') if l_0_page_title is missing else l_0_page_title))
     yield '</h1>\n  <p class="facts">\n    '
-    if (not t_3(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))):
+    if (not t_4(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))):
         pass
         yield '<span>segment '
         yield escape(environment.getattr((undefined(name='ref') if l_0_ref is missing else l_0_ref), 'segment'))
@@ -373,7 +379,7 @@ def block_main(context, missing=missing):
                 yield '<option value="'
                 yield escape(l_1_r)
                 yield '">skipped: '
-                yield escape(l_1_r)
+                yield escape(t_3(l_1_r))
                 yield '</option>'
             l_1_r = missing
             yield '</select></label>'
@@ -387,7 +393,7 @@ def block_main(context, missing=missing):
                 yield '<option value="'
                 yield escape(l_1_t)
                 yield '">tool: '
-                yield escape(l_1_t)
+                yield escape(t_3(l_1_t))
                 yield '</option>'
             l_1_t = missing
             yield '</select></label>'
@@ -401,7 +407,7 @@ def block_main(context, missing=missing):
                 yield '<option value="'
                 yield escape(l_1_b)
                 yield '">badge: '
-                yield escape(l_1_b)
+                yield escape(t_3(l_1_b))
                 yield '</option>'
             l_1_b = missing
             yield '</select></label>'
@@ -468,4 +474,4 @@ def block_scripts(context, missing=missing):
     yield escape(context.call(l_0_super, _block_vars=_block_vars))
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'logtree': block_logtree, 'scripts': block_scripts}
-debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=196&23=220&25=222&26=228&27=232&28=240&29=254&30=262&32=264&33=280&35=283&36=286&39=302&40=310&43=318&45=321&46=323&47=341&49=347&53=350&56=356&58=360&65=364&72=367&73=381&74=395&78=409&80=413&82=417&86=421&97=426&99=428&102=435&108=437&109=439&110=441&113=443&102=446&133=455'
+debug_info = '1=13&2=16&3=27&4=41&5=56&6=58&7=64&8=70&9=76&10=78&11=88&12=101&14=117&16=128&17=141&20=144&21=202&23=226&25=228&26=234&27=238&28=246&29=260&30=268&32=270&33=286&35=289&36=292&39=308&40=316&43=324&45=327&46=329&47=347&49=353&53=356&56=362&58=366&65=370&72=373&73=387&74=401&78=415&80=419&82=423&86=427&97=432&99=434&102=441&108=443&109=445&110=447&113=449&102=452&133=461'

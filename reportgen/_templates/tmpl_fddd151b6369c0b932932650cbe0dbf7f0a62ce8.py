@@ -18,10 +18,16 @@ def root(context, missing=missing):
     l_0_live = resolve('live')
     l_0_is_index = resolve('is_index')
     try:
-        t_1 = environment.tests['defined']
+        t_1 = environment.filters['visible']
     except KeyError:
         @internalcode
         def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'visible' found.")
+    try:
+        t_2 = environment.tests['defined']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     pass
     yield '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta http-equiv="Content-Security-Policy" content="'
@@ -29,7 +35,14 @@ def root(context, missing=missing):
     yield '">\n<meta name="referrer" content="no-referrer">\n<link rel="icon" href="data:,">\n<meta name="generator" content="reportgen '
     yield escape((undefined(name='version') if l_0_version is missing else l_0_version))
     yield '">\n<title>'
-    yield from context.blocks['title'][0](context)
+    t_3 = []
+    pass
+    gen = context.blocks['title'][0](context)
+    try:
+        for event in gen:
+            t_3.append(event)
+    finally: gen.close()
+    yield t_1(Markup(concat(t_3)))
     yield '</title>\n<link rel="stylesheet" href="'
     yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
     yield 'assets/reportgen.css">\n'
@@ -52,7 +65,7 @@ def root(context, missing=missing):
     yield from context.blocks['crumbs'][0](context)
     yield '\n  </nav>\n  <div class="top-actions">'
     yield from context.blocks['actions'][0](context)
-    if (t_1((undefined(name='search') if l_0_search is missing else l_0_search)) and (undefined(name='search') if l_0_search is missing else l_0_search)):
+    if (t_2((undefined(name='search') if l_0_search is missing else l_0_search)) and (undefined(name='search') if l_0_search is missing else l_0_search)):
         pass
         yield ' <a class="to-search" href="'
         yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
@@ -66,14 +79,14 @@ def root(context, missing=missing):
     yield '</code>.</footer>\n'
     yield from context.blocks['scripts'][0](context)
     yield '\n'
-    if (t_1((undefined(name='live') if l_0_live is missing else l_0_live)) and (undefined(name='live') if l_0_live is missing else l_0_live)):
+    if (t_2((undefined(name='live') if l_0_live is missing else l_0_live)) and (undefined(name='live') if l_0_live is missing else l_0_live)):
         pass
         yield '<script src="'
         yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
         yield 'assets/live.js" data-root="'
         yield escape((undefined(name='root') if l_0_root is missing else l_0_root))
         yield '" data-index="'
-        yield escape(('1' if (t_1((undefined(name='is_index') if l_0_is_index is missing else l_0_is_index)) and (undefined(name='is_index') if l_0_is_index is missing else l_0_is_index)) else '0'))
+        yield escape(('1' if (t_2((undefined(name='is_index') if l_0_is_index is missing else l_0_is_index)) and (undefined(name='is_index') if l_0_is_index is missing else l_0_is_index)) else '0'))
         yield '"></script>'
     yield '\n</body>\n</html>'
 
@@ -147,4 +160,4 @@ def block_scripts(context, missing=missing):
     yield 'assets/reportgen.js"></script>'
 
 blocks = {'title': block_title, 'head': block_head, 'body_class': block_body_class, 'crumbs': block_crumbs, 'actions': block_actions, 'main': block_main, 'scripts': block_scripts}
-debug_info = '6=28&9=30&10=32&11=34&12=36&14=38&18=40&19=48&20=52&22=54&25=61&27=63&28=67&29=69&10=80&12=91&14=100&20=109&22=118&25=127&28=136'
+debug_info = '6=34&9=36&10=42&11=47&12=49&14=51&18=53&19=61&20=65&22=67&25=74&27=76&28=80&29=82&10=93&12=104&14=113&20=122&22=131&25=140&28=149'

@@ -8,6 +8,7 @@ import unicodedata
 from typing import Any
 
 import orjson
+from markupsafe import Markup
 
 CUT_RE = re.compile(r"…\[\+(\d+) chars\]$")
 CUT_TAILS = (" chars]", " chars]\n")  # how a cut text ends ($ also matches before a final newline)
@@ -390,6 +391,30 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 def safe_name(text: str) -> str:
     """A file-name component made from input (tinker's own sanitising rule)."""
     return _SAFE_NAME.sub("_", text).strip("._") or "unnamed"
+
+
+# what reportgen.js's INVISIBLE wraps in a labelled span: characters that draw nothing or
+# reorder what follows. Where no span can go (an <option>, the <title>) they are named instead
+_INVISIBLE = re.compile(
+    "[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
+
+
+def visible(text: Any) -> Any:
+    """``text`` with each invisible or reordering character named, ``⟨U+202E⟩``: for the text
+    of an ``<option>`` or the ``<title>``, which hold no markup (so the page's script cannot
+    mark them), where a right-to-left override would turn a tool's name around and a zero
+    width space make two names look the same. Escaped text (Markup) stays Markup: the names
+    hold no character HTML gives a meaning."""
+    s = str(text)
+    if s.isascii() and s.isprintable():
+        return text
+    out = _INVISIBLE.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", s)
+    if out == s:
+        return text
+    return Markup(out) if isinstance(text, Markup) else out
 
 
 # a sweep's run folders (folder_name): at most this many bytes of UTF-8, a suffix included
