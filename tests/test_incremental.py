@@ -1420,3 +1420,31 @@ def test_an_edit_of_the_same_length_in_the_middle_is_seen(tmp_path):
     path.write_bytes(path.read_bytes() + "".join(line + "\n" for line in o.lines[-2:]).encode())
     third = build(str(src), site, BuildOptions(jobs=1))
     assert third.reused >= 119, (third.reused, third.rendered)
+
+
+def test_a_remote_export_is_not_read_whole_for_its_crc(tmp_path):
+    """The CRC-32 of every byte read (a same-length edit in the middle) is a local export's:
+    for a remote one (s3://, gs://) a rebuild would download the whole file again, so its
+    state keeps the head and tail hashes only, and a rebuild after an append still reuses."""
+    import orjson
+    import pytest
+
+    fsspec = pytest.importorskip("fsspec")
+    fs = fsspec.filesystem("memory")
+    base = "/reportgen-test/remote-crc"
+    if fs.exists(base):
+        fs.rm(base, recursive=True)
+    src, rest = _split_demo(tmp_path)
+    fs.pipe(f"{base}/observe.jsonl", (src / "observe.jsonl").read_bytes())
+    try:
+        site = tmp_path / "site"
+        build(f"memory://{base}", site, BuildOptions(jobs=1))
+        assert len(orjson.loads((site / STATE).read_bytes())["reader"]["fingerprint"]) == 2
+        fs.pipe(f"{base}/observe.jsonl", (src / "observe.jsonl").read_bytes() + rest)
+        again = build(f"memory://{base}", site, BuildOptions(jobs=1))
+        assert again.reused > 0
+        local = tmp_path / "local"
+        build(str(src), local, BuildOptions(jobs=1))
+        assert len(orjson.loads((local / STATE).read_bytes())["reader"]["fingerprint"]) == 3
+    finally:
+        fs.rm(base, recursive=True)
