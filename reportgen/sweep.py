@@ -939,9 +939,13 @@ def write_sweep_index(site: Path, title: str | None = None, force: bool = False)
                 str(site),
             )
     summaries, warnings = load_summaries(site)
+    # what the sweep's build could not read ("name: why"), but for a run built into the
+    # sweep since (`reportgen build RUN -o SITE/name`): its run.json is in the table now
     left = meta.get("left_out")
-    if isinstance(left, list):  # what the sweep's build could not read
-        warnings = [f"run {x}; left out" for x in left if isinstance(x, str)] + warnings
+    listed = [x for x in left if isinstance(x, str)] if isinstance(left, list) else []
+    built = {n for n, _ in summaries}
+    still_out = [x for x in listed if not any(x.startswith(f"{n}: ") for n in built)]
+    warnings = [f"run {x}; left out" for x in still_out] + warnings
     if not summaries:
         raise InputError(f"no run site with a {SUMMARY_FILE} in its sub-folders", str(site))
     name = title or (meta.get("title") if isinstance(meta.get("title"), str) else None) or site.resolve().name
@@ -960,8 +964,9 @@ def write_sweep_index(site: Path, title: str | None = None, force: bool = False)
     replace_file(site / ".nojekyll", b"")
     replace_file(site / DATA_FILE, js)
     replace_file(site / "index.html", html.encode("utf-8"))
-    if title is not None or meta.get("format") != "sweep":
-        replace_file(site / MARKER, _marker_bytes(name, source))
+    if title is not None or meta.get("format") != "sweep" or still_out != listed:
+        # the runs still left out go on with the marker: the next `reportgen index` names them too
+        replace_file(site / MARKER, _marker_bytes(name, source, still_out))
     return IndexResult(path=site / "index.html", runs=len(summaries), warnings=warnings)
 
 

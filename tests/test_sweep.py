@@ -631,6 +631,19 @@ def test_the_index_says_which_runs_were_left_out_and_index_keeps_saying_it(tmp_p
         text = said()
         assert "corrupt" in text and "left out" in text and "notes: not a run" in text, text
         write_sweep_index(site)  # what `reportgen index` does: the marker keeps the list
+    # a new title (`reportgen index SITE --title T`) keeps the list too, for the next index
+    write_sweep_index(site, title="T")
+    write_sweep_index(site)
+    assert "corrupt" in said() and "notes: not a run" in said()
+    # the run mended and built into the sweep on its own: in the table, no longer left out
+    (runs / "corrupt" / "observe.jsonl").write_text((runs / "good1" / "observe.jsonl").read_text())
+    assert invoke("build", str(runs / "corrupt"), "-o", str(site / "corrupt")).exit_code == 0
+    for _ in range(2):
+        write_sweep_index(site)
+        text = said()
+        assert "corrupt" not in text and "notes: not a run" in text, text
+        page = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+        assert any("corrupt" in a.get("href", "") for a in page.select("a"))
 
 
 def test_index_refuses_a_run_site_named_like_the_sweeps_own_files(tmp_path):
