@@ -246,6 +246,13 @@ def run_build(
         _echo(result.summary())
 
 
+def _stopped(exc: KeyboardInterrupt) -> None:
+    """The end of a watch or a server: Ctrl-C, the way to stop one, exits 0; SIGTERM and
+    SIGHUP exit 128 + the signal's number (143, 129), as a build they stop does."""
+    if isinstance(exc, Terminated):
+        sys.exit(128 + exc.signum)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP, taken as Ctrl-C is: the build stops where it is and cleans up (its
     workers cancelled, its staging folder removed, a move into OUT finished)."""
@@ -352,7 +359,8 @@ def build(
         options = _options(fmt, title, force, groups_per_page, jobs, markdown, search)
         with _exit_codes():
             require_source(sources[0])  # a typo fails now, not after a wait
-        _echo(f"watching {sources[0]} (Ctrl-C stops)")
+        if not quiet:
+            _echo(f"watching {sources[0]} (Ctrl-C stops)")
         bar = _Progress(not quiet)
         # OUT refused at the first build, or anything the watch cannot go on after: one message
         with _exit_codes(before=bar.close):
@@ -360,9 +368,11 @@ def build(
                 watch_run(
                     sources[0], Path(out), options, interval=interval, report=_live_report(bar, quiet), progress=bar
                 )
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
                 bar.close()
-                _echo("stopped")
+                if not quiet:
+                    _echo("stopped")
+                _stopped(exc)
         return
     if plan is None:
         run_build(sources[0], out, fmt, title, force, quiet, groups_per_page, jobs, markdown, search)
@@ -572,10 +582,11 @@ def serve(
                     report=_live_report(bar, quiet),
                     progress=bar,
                 )
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
                 bar.close()
                 if not quiet:
                     _echo("stopped")
+                _stopped(exc)
             except PortError as exc:
                 _fail(str(exc.strerror))
     finally:

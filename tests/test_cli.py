@@ -297,3 +297,28 @@ def test_an_interrupt_while_a_command_loads_exits_as_an_interrupt(monkeypatch, t
     r = invoke("build", str(tmp_path), "-o", str(tmp_path / "site"))
     assert r.exit_code == code
     assert "Aborted" not in r.output and "reportgen: interrupted; the previous site is untouched" in r.output
+
+
+@pytest.mark.parametrize("command", ["watch", "serve"])
+def test_a_watch_or_server_stopped_by_a_signal_exits_as_the_docs_say(monkeypatch, tmp_path, command):
+    """README: SIGTERM and SIGHUP stop a build with exit code 143 or 129; a watch and a server
+    exited 0 for them, as for Ctrl-C (which stays 0: it is how one stops them). -q keeps
+    a watch as quiet as a server: no "watching" and no "stopped" line."""
+    import reportgen.live as live
+    from reportgen.cli import Terminated
+
+    src = FIXTURES / "observe" / "examples"
+    for raised, code in ((Terminated(15), 143), (Terminated(1), 129), (KeyboardInterrupt(), 0)):
+
+        def stop(*_a: object, _e: BaseException = raised, **_k: object) -> None:
+            raise _e
+
+        monkeypatch.setattr(live, "watch" if command == "watch" else "serve", stop)
+        args = (
+            ["build", str(src), "-o", str(tmp_path / "site"), "--watch"] if command == "watch" else ["serve", str(src)]
+        )
+        r = invoke(*args)
+        assert r.exit_code == code, (raised, r.output)
+        assert "stopped" in r.output
+        quiet = invoke(*args, "-q")
+        assert quiet.exit_code == code and quiet.output.strip() == "", quiet.output
