@@ -105,7 +105,9 @@
     if (known === null) { known = info.generation; firstUpdates = info.updates; return; }
     if (info.generation === known) return;
     var n = info.updates - firstUpdates;
-    var what = n > 0 ? n + " new update" + (n === 1 ? "" : "s") : "The run changed";
+    // the run's own word (tinker: iterations), a plain lowercase word or "updates"
+    var word = typeof info.word === "string" && /^[a-z]{1,20}s$/.test(info.word) ? info.word : "updates";
+    var what = n > 0 ? n + " new " + (n === 1 ? word.slice(0, -1) : word) : "The run changed";
     if (isIndex) {
       if (!waitingSince) {
         say([what + ": the index refreshes when you pause, or ", [window.location.href, "now"], "."]);

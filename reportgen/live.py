@@ -84,7 +84,12 @@ def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, i
 
 def write_live_marker(out: Path, result: BuildResult, generation: int) -> None:
     """``live.js``: what open pages poll to learn that the site changed."""
-    data: dict[str, object] = {"generation": generation, "updates": result.updates, "time": time.time()}
+    data: dict[str, object] = {
+        "generation": generation,
+        "updates": result.updates,
+        "word": result.word,  # "updates" (observe) or "iterations" (tinker): the notice's word
+        "time": time.time(),
+    }
     if result.latest is not None:
         data["latest"], data["latest_label"] = result.latest
     replace_file(out / LIVE_FILE, b"window.RG_LIVE && window.RG_LIVE(" + orjson.dumps(data) + b");\n")

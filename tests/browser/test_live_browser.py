@@ -70,3 +70,29 @@ def test_open_index_refreshes_once_the_reader_pauses(tmp_path, watched):
         _until(page, "Math.abs(window.scrollY - 600) < 5")
         assert watched.console_errors == [] and watched.page_errors == []
         assert watched.external(base) == []
+
+
+def test_a_tinker_pages_notice_counts_iterations(tmp_path, watched):
+    """The notice says the run's own word: a tinker run's pages say "2 new iterations", not
+    observe's "updates" (live.js carries the word the build counts its pages in)."""
+    from reportgen.live import write_live_marker
+    from reportgen.site import BuildOptions, build
+
+    from ..test_tinker_reader import FIX
+
+    out = tmp_path / "site"
+    result = build(str(FIX / "arith_sync"), out, BuildOptions(jobs=1, live=True))
+    write_live_marker(out, result, 1)
+    assert '"word":"iterations"' in (out / "live.js").read_text()
+    watched.goto((out / "train_iteration_000001.html").as_uri())
+    # the page's first poll of live.js (generation 1, at load) is what it counts from; the
+    # call below says the same if the poll has not come back yet
+    watched.page.wait_for_timeout(1000)
+    watched.page.evaluate(f"window.RG_LIVE({{generation: 1, updates: {result.updates}, word: 'iterations'}})")
+    watched.page.evaluate(f"window.RG_LIVE({{generation: 2, updates: {result.updates + 2}, word: 'iterations'}})")
+    watched.page.wait_for_selector(".live-banner", timeout=5000)
+    text = watched.page.inner_text(".live-banner")
+    assert text.startswith("2 new iterations since this page was opened"), text
+    watched.page.evaluate(f"window.RG_LIVE({{generation: 3, updates: {result.updates + 3}, word: '<b>x</b>'}})")
+    assert watched.page.inner_text(".live-banner").startswith("3 new updates"), "a strange word is not shown"
+    assert watched.page_errors == []
