@@ -344,20 +344,29 @@ def _base_name(source: str) -> str:
 def unique_names(sources: list[str]) -> list[str]:
     """A safe, distinct folder name per source (``views.text.folder_name``: letters and digits
     of any script kept; distinct case-insensitively, by ``str.casefold``; never ``assets``;
-    at most ``FOLDER_NAME_BYTES`` bytes of UTF-8 with the ``-2`` that tells two apart)."""
+    at most ``FOLDER_NAME_BYTES`` bytes of UTF-8 with the ``-2`` that tells two apart).
+
+    A run whose own name is already a safe folder name keeps it whatever runs join the
+    sweep: ``run_1`` stays ``run_1`` when a ``run 1`` is added beside it (which takes
+    ``run_1-2``), so the links shared to it go on opening it."""
+    raws = [_base_name(src) for src in sources]
+    bases = []
+    for raw in raws:
+        base = folder_name(raw)
+        bases.append(base + "_run" if base.casefold() in RESERVED else base)
     taken: set[str] = set()
-    names = []
-    for src in sources:
-        base = folder_name(_base_name(src))
-        if base.casefold() in RESERVED:
-            base = base + "_run"
+    names: list[str | None] = [None] * len(sources)
+    # first the names that are their run's own, then the others
+    order = sorted(range(len(sources)), key=lambda i: bases[i] != raws[i])
+    for i in order:
+        base = bases[i]
         name, k = base, 2
         while name.casefold() in taken:
             suffix = f"-{k}"
             name, k = cut_utf8(base, FOLDER_NAME_BYTES - len(suffix)).rstrip("._") + suffix, k + 1
         taken.add(name.casefold())
-        names.append(name)
-    return names
+        names[i] = name
+    return [n for n in names if n is not None]
 
 
 def plan_sweep(sources: list[str], out: Path | None = None) -> SweepPlan | None:

@@ -404,6 +404,14 @@ def test_flatten_config_and_varying_keys():
     assert varying_keys(summaries) == [("tinker", "lr"), ("tinker", "extra")]
 
 
+def test_a_runs_own_safe_name_stays_its_folder_when_another_run_joins():
+    """runs/run_1 kept its folder only while no "run 1" sorted before it: adding one moved
+    run_1 to run_1-2, and every link shared to it opened the other run."""
+    assert unique_names(["r/run_1"]) == ["run_1"]
+    assert unique_names(["r/run 1", "r/run_1"]) == ["run_1-2", "run_1"]
+    assert unique_names(["r/a b", "r/a:b", "r/a_b"]) == ["a_b-2", "a_b-3", "a_b"]
+
+
 def test_unique_names():
     assert unique_names(["r/x", "s/x", "s/X", "t/assets", "u/42/observe", "v/43/observe/observe.jsonl"]) == [
         "x",
