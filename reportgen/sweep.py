@@ -775,7 +775,36 @@ def varying_keys(summaries: list[tuple[str, dict[str, Any]]]) -> list[tuple[str,
             values = {orjson.dumps(cfg[key]) if key in cfg else id(missing) for cfg in configs}
             if len(values) > 1:
                 out.append((fmt_name, key))
-    return out
+    # the columns are few (MAX_CONFIG_COLUMNS): what a sweep varies on purpose first, a
+    # hyperparameter's name with short values (a learning rate first seen after sixteen
+    # paths and timestamps was listed under the table only), then the rest as first seen
+    rank = {k: i for i, k in enumerate(out)}
+
+    def scalar(fmt_name: str, key: str) -> bool:
+        return all(_short_value(cfg.get(key)) for cfg in by_format[fmt_name] if isinstance(cfg, dict) and key in cfg)
+
+    return sorted(
+        out,
+        key=lambda fk: (
+            _HYPERPARAMETER.search(fk[1].rsplit(".", 1)[-1]) is None,
+            not scalar(*fk),
+            rank[fk],
+        ),
+    )
+
+
+# config key names a sweep varies on purpose (learning_rate, lr, lora_rank, group_size,
+# kl_penalty_coef, temperature, seed, ...): their columns come first
+_HYPERPARAMETER = re.compile(
+    r"(^|_)(lr|learning_rate|rank|size|seed|temperature|temp|kl|beta|coef|epochs?|batch|tokens|clip|eps|"
+    r"warmup|decay|dropout|steps|lambda|gamma|alpha|top_p|top_k|every|updates)(_|$)",
+    re.I,
+)
+
+
+def _short_value(v: Any) -> bool:
+    """A number, a boolean or a short string: a value a column shows whole."""
+    return v is None or isinstance(v, bool | int | float) or (isinstance(v, str) and len(v) <= 40)
 
 
 def _page_list(numbers: Any) -> list[int]:

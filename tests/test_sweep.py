@@ -412,6 +412,25 @@ def test_a_runs_own_safe_name_stays_its_folder_when_another_run_joins():
     assert unique_names(["r/a b", "r/a:b", "r/a_b"]) == ["a_b-2", "a_b-3", "a_b"]
 
 
+def test_hyperparameters_come_first_among_the_varying_config_keys():
+    """Sixteen paths and names that differ between runs, seen first, pushed the learning rate
+    out of the table's config columns: keys named as hyperparameters, with short values,
+    come first; the rest keep their first-seen order."""
+    configs = [
+        {
+            **{f"paths.out_{i}": f"/runs/{r}/a/very/long/path/to/somewhere/{i}/x" for i in range(16)},
+            "note": f"n{r}",
+            "optim.learning_rate": 10.0**-r,
+            "group_size": 4 * r,
+        }
+        for r in range(1, 4)
+    ]
+    summaries = [(f"r{i}", {"format": "tinker", "config": c}) for i, c in enumerate(configs)]
+    keys = [k for _f, k in varying_keys(summaries)]
+    assert keys[:2] == ["optim.learning_rate", "group_size"]
+    assert keys[2] == "note" and keys[3:] == [f"paths.out_{i}" for i in range(16)]
+
+
 def test_unique_names():
     assert unique_names(["r/x", "s/x", "s/X", "t/assets", "u/42/observe", "v/43/observe/observe.jsonl"]) == [
         "x",
