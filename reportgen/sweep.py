@@ -854,7 +854,8 @@ def sweep_context(summaries: list[tuple[str, dict[str, Any]]], title: str) -> tu
         evals: dict[str, Any] = pages["eval"] if isinstance(pages.get("eval"), dict) else {}
         eval_href = None
         if ev is not None and ev.get("step") in _page_list(evals.get(ev.get("label"))):
-            eval_href = f"{quote(name)}/{quote(page_name('eval', str(ev['label']), int(ev['step'])))}"
+            # one file name of the run's folder, whatever a hand-edited run.json's label holds
+            eval_href = f"{quote(name)}/{quote(page_name('eval', str(ev['label']), int(ev['step'])), safe='')}"
         rows.append(
             {
                 "name": name,

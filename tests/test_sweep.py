@@ -791,3 +791,32 @@ def test_run_names_sort_by_the_numbers_in_them_decimals_and_exponents_too():
     assert sorted(["x²", "x3"], key=natural_key) == ["x3", "x²"]  # "²" is no number here
     js = (Path(__file__).parent.parent / "assets" / "sweep.js").read_text()
     assert "function naturalCompare" in js and "return naturalCompare(a, b);" in js
+
+
+def test_a_hand_edited_eval_label_links_one_file_of_its_run(tmp_path):
+    """The evaluator link of a run's row quoted its label keeping "/": a hand-edited run.json
+    with "a/../../x" made a link out of the run's folder. The label is one file name's part."""
+    from bs4 import BeautifulSoup
+
+    from reportgen.sweep import write_sweep_index
+
+    from .obs import Obs
+
+    runs = tmp_path / "runs"
+    for name in ("one", "two"):
+        o = Obs().run()
+        o.batch(o.prompt("p:0", "q"), o.rollout(1, 0, 0))
+        o.batch(o.update(1))
+        o.write(runs / name)
+    site = tmp_path / "site"
+    assert invoke("build", str(runs), "-o", str(site)).exit_code == 0
+    summary = json.loads((site / "one" / "run.json").read_text())
+    label = "a/../../x"
+    summary["eval"] = {"label": label, "metric": f"{label}/env/all/reward/total", "step": 1, "value": 0.5}
+    summary["evals"] = [summary["eval"]]
+    summary["pages"]["eval"] = {label: [1]}
+    (site / "one" / "run.json").write_text(json.dumps(summary))
+    write_sweep_index(site)
+    page = BeautifulSoup((site / "index.html").read_text(), "html.parser")
+    hrefs = [a["href"] for a in page.select("a[href]") if "eval_" in a["href"]]
+    assert hrefs and all(h.startswith("one/") and h.count("/") == 1 for h in hrefs), hrefs
