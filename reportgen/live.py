@@ -28,7 +28,16 @@ from .sources import Progress
 from .storage import SITE_MARKER, Storage
 
 LIVE_FILE = "live.js"
+# a warning's kind: its numbers, and the lists of them ("p:42, p:98 …", "4-6, 9"), as one
+# mark, so a count that changes or a list that grows from one build to the next is the same
+# warning, said once; a file name before a colon stays ("a.jsonl:12:" is not "b.jsonl:3:")
 _DIGITS = re.compile(r"\d+")
+_NUMBERS = re.compile(r"[^\s,:]*\x00[^\s,]*(?:, [^\s,]*\x00[^\s,]*)*(?: …)?")
+
+
+def warning_kind(warning: str) -> str:
+    """What ``watch`` says once of a build's warning (see _NUMBERS)."""
+    return _NUMBERS.sub("#", _DIGITS.sub("\x00", warning)).rstrip(".")
 
 
 def source_signature(source: str, out: Path | None = None) -> tuple[tuple[str, int, float], ...]:
@@ -164,7 +173,7 @@ def watch(
                 for w in result.warnings:
                     # said once: a live run's torn tail is warned of by every build, its
                     # byte count changing each time
-                    kind = _DIGITS.sub("N", w)
+                    kind = warning_kind(w)
                     if kind not in warned:
                         warned.add(kind)
                         report(f"reportgen: warning: {w}")

@@ -452,3 +452,20 @@ def test_the_signature_sees_what_the_build_reads_of_nested_evaluator_folders(tmp
     now = source_signature(str(src))
     (site / "index.html").write_text("x")
     assert source_signature(str(src)) == now
+
+
+def test_a_warnings_kind_leaves_its_numbers_and_lists_out():
+    """A warning whose list grows from one build to the next ("prompt record not received for
+    p:42, p:98" then "for p:40") is one kind, said once; the file a warning names stays."""
+    from reportgen.live import warning_kind
+
+    assert warning_kind("prompt record not received for p:42, p:98.") == warning_kind(
+        "prompt record not received for p:40."
+    )
+    assert warning_kind("3 update number(s) are missing from the list: 4-6, 9 ….") == warning_kind(
+        "1 update number(s) are missing from the list: 4."
+    )
+    assert warning_kind("a.jsonl:12: the last line is incomplete (4 bytes)") != warning_kind(
+        "b.jsonl:12: the last line is incomplete (4 bytes)"
+    )
+    assert warning_kind("NaN in None") == "NaN in None"
